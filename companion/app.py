@@ -1,0 +1,59 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from htmx_flask import Htmx
+
+
+def _templates_folder() -> str:
+    return str(resources.files("leafpile_templates"))
+
+
+def _secret_key(instance: Path) -> str:
+    """Generate the session key once and keep it in the instance folder."""
+    key_file = instance / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_hex(32))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the companion.
+
+    Configuration comes from ``test_config`` (tests), else the environment:
+    ``LEAFPILE_DATABASE_URL`` (any SQLAlchemy URL; default a SQLite file in
+    the instance folder) and ``LEAFPILE_INSTANCE`` (the instance folder).
+    """
+    instance = os.environ.get("LEAFPILE_INSTANCE")
+    app = Flask(
+        __name__,
+        template_folder=_templates_folder(),
+        instance_path=instance or None,
+        instance_relative_config=True,
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=os.environ.get("LEAFPILE_DATABASE_URL")
+        or f"sqlite:///{Path(app.instance_path) / 'leafpile.sqlite3'}",
+        PUBLIC_URL=None,  # the URL phones use to join; set by `leafpile` from the LAN address
+        JOIN_CODE_MINUTES=120,
+    )
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+
+    Htmx(app)
+
+    from .web import init_web
+
+    init_web(app)
+    return app

@@ -1,0 +1,82 @@
+"""The Pairs deck: 55 cards, rank *n* has *n* copies (one 1, two 2s ... ten 10s).
+
+>>> len(PAIRS_DECK), PAIRS_DECK[:4], copies(7)
+(55, (1, 2, 2, 3), 7)
+>>> parse_card(" 10 ")
+10
+>>> check_composition([3, 3, 3, 3])
+Traceback (most recent call last):
+...
+companion.rules.errors.TooManyCopies: there are only 3 cards of rank 3, not 4
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .errors import InvalidCard, TooManyCopies
+
+LOWEST_RANK = 1
+HIGHEST_RANK = 10
+RANKS = tuple(range(LOWEST_RANK, HIGHEST_RANK + 1))
+PAIRS_DECK: tuple[int, ...] = tuple(rank for rank in RANKS for _ in range(rank))
+DECK_SIZE = len(PAIRS_DECK)
+
+
+def copies(rank: int) -> int:
+    """How many cards of ``rank`` the deck holds (rank *n* has *n* copies).
+
+    Raises :class:`InvalidCard` (a ValueError) for anything but an int 1..10.
+    """
+    if isinstance(rank, bool) or not isinstance(rank, int) or not LOWEST_RANK <= rank <= HIGHEST_RANK:
+        raise InvalidCard(f"{rank!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+    return rank
+
+
+def parse_card(text: str | int) -> int:
+    """Read a card typed by a person: ``"7"``, ``" 10 "`` or the int ``7``.
+
+    Raises :class:`InvalidCard` naming the input for ``0``, ``11``, ``ace``,
+    ``7.5``, an empty string or anything else that is not a rank 1..10.
+    """
+    if isinstance(text, bool):
+        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+    if isinstance(text, int):
+        copies(text)
+        return text
+    if not isinstance(text, str):
+        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidCard("no card was entered: type a rank from 1 to 10")
+    if not stripped.isdecimal() or len(stripped) > 2:
+        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+    rank = int(stripped)
+    if not LOWEST_RANK <= rank <= HIGHEST_RANK:
+        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+    return rank
+
+
+def check_composition(cards: Iterable[int]) -> None:
+    """Reject any multiset holding more copies of a rank than the deck has.
+
+    Raises :class:`InvalidCard` for a non-card and :class:`TooManyCopies` for
+    the lowest rank that is over its count.
+    """
+    counts = Counter(cards)
+    for rank in sorted(counts, key=lambda r: (not isinstance(r, int), r if isinstance(r, int) else 0)):
+        if counts[rank] > copies(rank):
+            have = copies(rank)
+            noun = "card" if have == 1 else "cards"
+            raise TooManyCopies(
+                f"there {'is' if have == 1 else 'are'} only {have} {noun} of rank {rank}, "
+                f"not {counts[rank]}"
+            )
+
+
+def remaining(cards_seen: Iterable[int]) -> Counter[int]:
+    """The copies of each rank not in ``cards_seen`` (checked for composition)."""
+    seen = Counter(cards_seen)
+    check_composition(seen.elements())
+    return Counter({rank: copies(rank) - seen[rank] for rank in RANKS})

@@ -1,0 +1,48 @@
+"""The games a table can hold, by key.
+
+Each module here adapts one rules engine to the event log: it builds the
+initial state from the table's setup and applies one logged action (a JSON
+dict) to a state. Register a game by adding its module to ``_MODULES``; the
+module defines ``KIND = GameKind(...)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """How the storage layer drives one game.
+
+    ``new_state(players, options, seed)`` returns the state before any action;
+    ``apply(state, action)`` takes a JSON action dict and returns the next
+    state, raising ``companion.rules.errors.RuleError`` (a ValueError) with a
+    message for the table when the action is illegal. Both must be pure and
+    deterministic: the table's state is always a replay of its log.
+    """
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    new_state: Callable[[tuple[str, ...], Mapping[str, Any], int], Any]
+    apply: Callable[[Any, Mapping[str, Any]], Any]
+    blurb: str = ""
+
+
+_MODULES = ("scorepad",)
+
+GAMES: dict[str, GameKind] = {}
+
+
+def load() -> dict[str, GameKind]:
+    """Import every game module once and return the registry."""
+    if not GAMES:
+        for name in _MODULES:
+            module = importlib.import_module(f"{__name__}.{name}")
+            GAMES[module.KIND.key] = module.KIND
+    return GAMES

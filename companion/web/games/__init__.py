@@ -1,0 +1,68 @@
+"""Game screens: how each game looks on a phone and reads its forms.
+
+A game's screen module defines ``SCREEN = Screen(...)`` and is listed in
+``_MODULES``. The generic table views (``companion/web/table.py``) do the
+rest: version checks, the event log, undo/redo, live refresh, history, join.
+
+The contract, in short:
+
+* ``board_template`` renders the game area inside ``<div id="board">``. Its
+  context: ``table`` (a :class:`companion.tables.store.TableView`), ``state``
+  (the rules state after the log), ``me`` (the seat this phone chose, or
+  None), ``error`` (a message to show, or None), ``readonly`` (spectator
+  view: render no forms). Forms use the macros in ``templates/_partials.html``
+  (``act_form``, ``card_pad``), which post the table's version, the CSRF
+  token and an ``action`` name to the table's act URL.
+* ``parse_action(form, state, me)`` turns the posted form (a mapping of
+  str → str) into a JSON action dict for the game's ``GameKind.apply``, or
+  raises :class:`FormError` with a message for the person holding the phone.
+  It never writes anything.
+* ``options_template`` (optional) renders extra fields of the "new table"
+  form; ``parse_options(form, players)`` reads them into the options dict
+  (raising FormError for junk).
+* ``summary(state)`` is one short line for the list of tables.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class FormError(ValueError):
+    """A form that cannot become an action; the message is shown to the user."""
+
+
+def _no_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
+    return {}
+
+
+def _no_summary(state: Any) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class Screen:
+    game: str
+    board_template: str
+    parse_action: Callable[[Mapping[str, str], Any, str | None], dict[str, Any]]
+    options_template: str | None = None
+    parse_options: Callable[[Mapping[str, str], tuple[str, ...]], dict[str, Any]] = field(
+        default=_no_options
+    )
+    summary: Callable[[Any], str] = field(default=_no_summary)
+
+
+_MODULES = ("scorepad",)
+
+SCREENS: dict[str, Screen] = {}
+
+
+def load() -> dict[str, Screen]:
+    if not SCREENS:
+        for name in _MODULES:
+            module = importlib.import_module(f"{__name__}.{name}")
+            SCREENS[module.SCREEN.game] = module.SCREEN
+    return SCREENS
