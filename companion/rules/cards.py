@@ -29,7 +29,11 @@ def copies(rank: int) -> int:
 
     Raises :class:`InvalidCard` (a ValueError) for anything but an int 1..10.
     """
-    if isinstance(rank, bool) or not isinstance(rank, int) or not LOWEST_RANK <= rank <= HIGHEST_RANK:
+    if (
+        isinstance(rank, bool)
+        or not isinstance(rank, int)
+        or not LOWEST_RANK <= rank <= HIGHEST_RANK
+    ):
         raise InvalidCard(f"{rank!r} is not a card of the Pairs deck (ranks are 1 to 10)")
     return rank
 
@@ -50,7 +54,8 @@ def parse_card(text: str | int) -> int:
     stripped = text.strip()
     if not stripped:
         raise InvalidCard("no card was entered: type a rank from 1 to 10")
-    if not stripped.isdecimal() or len(stripped) > 2:
+    # isdecimal() alone would let through any Unicode digit ("٣", "１０"): ASCII only.
+    if not (stripped.isascii() and stripped.isdecimal()) or len(stripped) > 2:
         raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
     rank = int(stripped)
     if not LOWEST_RANK <= rank <= HIGHEST_RANK:
@@ -65,7 +70,10 @@ def check_composition(cards: Iterable[int]) -> None:
     the lowest rank that is over its count.
     """
     counts = Counter(cards)
-    for rank in sorted(counts, key=lambda r: (not isinstance(r, int), r if isinstance(r, int) else 0)):
+    def order(rank: object) -> tuple[bool, int]:
+        return (not isinstance(rank, int), rank if isinstance(rank, int) else 0)
+
+    for rank in sorted(counts, key=order):
         if counts[rank] > copies(rank):
             have = copies(rank)
             noun = "card" if have == 1 else "cards"
