@@ -1,0 +1,878 @@
+"""Autumn Leaves: a race to empty your hand onto piles of falling leaves.
+
+Three to six players, a Pairs deck, six hands; points are bad. This module is
+the referee. The companion cannot see the cards, so people enter what is
+revealed and which pile a card goes on; the engine counts everything else
+(hands, the deck, every leaf pile and the discards), works out who acts next
+and rejects entries that would need more copies of a rank than the deck has.
+
+The three small functions of the public API:
+
+>>> can_place(6, 5), can_place(6, 7), can_place(6, 8)  # A4, example 8
+(True, True, False)
+>>> play_order({"Ana": 4, "Ben": 2, "Cy": 4}, {"Ana": [3, 9], "Ben": [5], "Cy": [9, 3]})
+['Ben', 'Cy', 'Ana']
+>>> hand_score(6, 9, winner=False), hand_score(6, 4, winner=False), hand_score(6, None, winner=True)
+(3, 0, -6)
+
+A whole hand as a state machine (the first round starts every pile, A2):
+
+>>> s = new_game(["Ana", "Ben", "Cy"], seed=1)
+>>> s = apply(s, Reveal((("Ana", 5), ("Ben", 8), ("Cy", 2))))
+>>> s.piles, s.hand_sizes, s.deck
+(((5,), (8,), (2,)), (6, 6, 6), 34)
+>>> s = apply(s, Reveal((("Ana", 7), ("Ben", 3), ("Cy", 9))))
+>>> s.to_act, legal_piles(s)
+('Ben', ('Cy',))
+>>> s = apply(s, Place("Ben", "Cy"))
+>>> s.to_act, legal_piles(s)
+('Ana', ('Ben',))
+>>> s = apply(s, Place("Ana", "Ben"))
+>>> s.to_act, legal_piles(s)
+('Cy', ())
+>>> s = apply(s, DiscardDraw("Cy"))
+>>> s.phase, s.round, s.piles, s.hand_sizes, s.deck, s.discards
+('reveal', 3, ((5,), (8, 7), (2, 3)), (5, 5, 6), 33, (9,))
+
+Rulings cited in comments (``# A4``) are in the project's RULINGS.md;
+``RULINGS_OF_OUR_OWN`` lists the points decided here where those are silent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cards import DECK_SIZE, check_composition, copies, parse_card
+from .errors import IllegalAction, InvalidCard, RuleError, TooManyCopies
+
+MIN_PLAYERS = 3  # A1
+MAX_PLAYERS = 6  # A1
+HAND_SIZE = 7  # A1
+HANDS = 6  # A9
+
+REVEAL = "reveal"
+PLAY = "play"
+SCORE = "score"
+OVER = "over"
+
+EMPTY_HAND = "empty hand"
+DECK_EMPTY = "deck"
+
+RULINGS_OF_OUR_OWN = (
+    "The deck is never empty while a hand is being played: drawing the last card "
+    "ends the hand at once (A7), so A5's empty-deck case is always an ended hand.",
+    "A revealed card that a player took back is remembered as being in that hand: "
+    "their highest card at scoring cannot be lower, and a player whose whole hand "
+    "is made of such cards must reveal one of them.",
+    "Exact ties in play order (same card, identical piles) are drawn once per round "
+    "from the table's seed, so the order does not change while the tie lasts.",
+    "A player missing from the piles given to play_order counts as having an empty pile.",
+)
+
+
+# ---------------------------------------------------------------------------
+# The public API: placement, play order, scoring
+# ---------------------------------------------------------------------------
+
+
+def can_place(card: int, top: int) -> bool:
+    """Whether ``card`` may go on a leaf pile whose top card is ``top`` (A4).
+
+    A card fits only on a card exactly one rank away, whoever owns the pile:
+
+    >>> [top for top in range(1, 11) if can_place(6, top)]
+    [5, 7]
+
+    Raises :class:`InvalidCard` if either value is not a rank 1..10.
+    """
+    copies(card)
+    copies(top)
+    return abs(card - top) == 1
+
+
+def order_groups(
+    revealed: Mapping[str, int], piles: Mapping[str, Sequence[int]]
+) -> list[tuple[str, ...]]:
+    """The play order of A3 as groups: a group of several players is an exact tie.
+
+    Players act from the lowest revealed card up. Players with the same card
+    are told apart by their own leaf piles, read from the top card down: the
+    lower card acts first, and a pile that still has a card at that depth acts
+    before one that has run out. Players whose cards and piles are identical
+    form one group, whose order must be drawn at random; the groups keep the
+    order of ``revealed`` inside.
+
+    >>> order_groups({"Ana": 3, "Ben": 3, "Cy": 1}, {"Ana": [7], "Ben": [7], "Cy": [2]})
+    [('Cy',), ('Ana', 'Ben')]
+    >>> order_groups({"Ana": 3, "Ben": 3}, {"Ana": [5], "Ben": [4, 5]})  # a card before no card
+    [('Ben',), ('Ana',)]
+
+    A player missing from ``piles`` has an empty pile. Raises
+    :class:`InvalidCard` for a card that is not a rank 1..10 and
+    :class:`TooManyCopies` if the revealed cards and piles together hold more
+    copies of a rank than the deck.
+    """
+    cards = {name: copies(card) for name, card in revealed.items()}
+    stacks = {name: tuple(copies(card) for card in pile) for name, pile in piles.items()}
+    check_composition([*cards.values(), *(c for pile in stacks.values() for c in pile)])
+
+    def key(name: str) -> tuple[int, tuple[tuple[int, int], ...]]:
+        pile = stacks.get(name, ())
+        # (0, card) sorts before the end marker (1, 0): "a card before no card".
+        return cards[name], (*((0, c) for c in reversed(pile)), (1, 0))
+
+    groups: list[tuple[str, ...]] = []
+    last: object = None
+    for name in sorted(cards, key=key):  # sorted() is stable: ties keep input order
+        k = key(name)
+        if groups and k == last:
+            groups[-1] = (*groups[-1], name)
+        else:
+            groups.append((name,))
+        last = k
+    return groups
+
+
+def play_order(
+    revealed: Mapping[str, int],
+    piles: Mapping[str, Sequence[int]],
+    rng: random.Random | None = None,
+) -> list[str]:
+    """Who acts in which order this round (A3): a permutation of ``revealed``.
+
+    ``piles`` maps players to their leaf piles, bottom to top (the last item is
+    the top card). Exact ties (same card, identical piles) are put in random
+    order with ``rng``, or with a fresh unseeded generator when it is None;
+    :func:`order_groups` says whether that happened.
+
+    >>> play_order({"Ana": 5, "Ben": 5}, {"Ana": [2, 6], "Ben": [9, 4]})
+    ['Ben', 'Ana']
+    >>> sorted(play_order({"Ana": 5, "Ben": 5}, {"Ana": [4], "Ben": [4]}, random.Random(7)))
+    ['Ana', 'Ben']
+
+    Raises :class:`InvalidCard` / :class:`TooManyCopies` as :func:`order_groups`.
+    """
+    rng = rng if rng is not None else random.Random()
+    order: list[str] = []
+    for group in order_groups(revealed, piles):
+        members = list(group)
+        if len(members) > 1:
+            rng.shuffle(members)
+        order.extend(members)
+    return order
+
+
+def hand_score(pile_size: int, highest_in_hand: int | None, *, winner: bool) -> int:
+    """One player's points for a hand (A8); points are bad.
+
+    The winner (who emptied their hand, so holds nothing) loses one point per
+    card in their own leaf pile. Everyone else scores their highest card in
+    hand minus their pile size, never below zero.
+
+    >>> hand_score(6, 9, winner=False)   # example 9
+    3
+    >>> hand_score(6, 4, winner=False)   # example 10
+    0
+    >>> hand_score(11, None, winner=True)  # example 11
+    -11
+
+    Raises :class:`RuleError` for a negative or non-integer pile size, for a
+    winner given a card in hand or another player given none, and
+    :class:`InvalidCard` for a highest card that is not a rank 1..10.
+    """
+    if isinstance(pile_size, bool) or not isinstance(pile_size, int) or pile_size < 0:
+        raise RuleError(f"{pile_size!r} is not a leaf pile size (a whole number, 0 or more)")
+    if pile_size > DECK_SIZE:
+        raise RuleError(f"a leaf pile of {pile_size} cards is impossible: the deck has {DECK_SIZE}")
+    if winner:
+        if highest_in_hand is not None:
+            raise RuleError(
+                f"the winner emptied their hand, so they cannot hold a {highest_in_hand}"
+            )
+        return -pile_size  # A8
+    if highest_in_hand is None:
+        raise RuleError("a player who did not win still holds cards: enter their highest card")
+    return max(0, copies(highest_in_hand) - pile_size)  # A8
+
+
+# ---------------------------------------------------------------------------
+# Actions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Cards revealed this round: ``((player, card), ...)`` for one player or several.
+
+    Everyone's card can be entered on one phone in one action, or each player
+    can enter their own; the round starts once every player has revealed.
+    """
+
+    cards: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Place:
+    """``player`` puts their revealed card on the leaf pile of ``pile`` (a player)."""
+
+    player: str
+    pile: str
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """``player`` cannot place and takes the revealed card back into hand (A5)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class DiscardDraw:
+    """``player`` cannot place, discards the card and draws a replacement (A5)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Highest:
+    """At the end of a hand: ``((player, highest card in hand), ...)`` for one or several."""
+
+    cards: tuple[tuple[str, int], ...]
+
+
+Action = Reveal | Place | TakeBack | DiscardDraw | Highest
+
+ACTIONS: dict[str, type] = {
+    cls.__name__: cls for cls in (Reveal, Place, TakeBack, DiscardDraw, Highest)
+}
+
+
+# ---------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """What happened to one revealed card, for the screen's round summary.
+
+    ``kind`` is ``"start"`` (first round, A2), ``"place"``, ``"cold snap"``
+    (onto the player's own pile, A6), ``"take back"``, ``"discard"`` or
+    ``"hand over"`` (taken back because the hand ended first, A7). ``pile`` is
+    the owner of the pile the card went on, if any.
+    """
+
+    player: str
+    card: int
+    kind: str
+    pile: str | None = None
+
+    def describe(self) -> str:
+        """The move in plain words, e.g. ``"Ana put her 6 on Ben's pile"``-style."""
+        if self.kind in ("start", "cold snap"):
+            return f"{self.player}: {self.card} onto their own pile"
+        if self.kind == "place":
+            where = "their own pile" if self.pile == self.player else f"{self.pile}'s pile"
+            return f"{self.player}: {self.card} onto {where}"
+        if self.kind == "take back":
+            return f"{self.player}: could not place the {self.card}, took it back"
+        if self.kind == "discard":
+            return f"{self.player}: could not place the {self.card}, discarded it and drew"
+        return f"{self.player}: took the {self.card} back, the hand was over"
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A finished hand: how it ended and what everyone scored (A8).
+
+    Tuples follow the seating order of :attr:`State.players`. ``highest`` is
+    each player's highest card in hand as entered (None for the winner).
+    """
+
+    number: int
+    ended_by: str
+    winner: str | None
+    pile_sizes: tuple[int, ...]
+    highest: tuple[int | None, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything the companion knows about an Autumn Leaves game.
+
+    Per-player tuples follow the seating order of ``players``. ``hand_sizes``
+    count a revealed card as still in hand until it is placed or discarded.
+    ``piles`` are bottom to top. ``revealed`` holds this round's cards not yet
+    dealt with (None: not revealed yet, or already acted). ``waiting`` is the
+    play order of the players still to act (A3) and ``random_ties`` the groups
+    of them whose order was drawn at random. ``known_in_hand`` lists cards a
+    player is known to hold because they took them back. ``moves`` is the
+    current round so far; ``last_moves`` the round before.
+    """
+
+    players: tuple[str, ...]
+    seed: int
+    hand: int
+    phase: str
+    round: int
+    deck: int
+    hand_sizes: tuple[int, ...]
+    piles: tuple[tuple[int, ...], ...]
+    discards: tuple[int, ...]
+    revealed: tuple[int | None, ...]
+    waiting: tuple[str, ...]
+    random_ties: tuple[tuple[str, ...], ...]
+    cold_snap: bool
+    moves: tuple[Move, ...]
+    last_moves: tuple[Move, ...]
+    last_cold_snap: bool
+    known_in_hand: tuple[tuple[int, ...], ...]
+    ended_by: str | None
+    winner: str | None
+    highest: tuple[int | None, ...]
+    results: tuple[HandResult, ...]
+
+    # -- reading the state -------------------------------------------------
+
+    def seat(self, player: str) -> int:
+        """The index of ``player``; raises :class:`IllegalAction` for a stranger."""
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise IllegalAction(
+                f"{player!r} is not playing at this table "
+                f"(players: {', '.join(self.players)})"
+            ) from None
+
+    def pile(self, player: str) -> tuple[int, ...]:
+        """``player``'s leaf pile, bottom to top."""
+        return self.piles[self.seat(player)]
+
+    def hand_size(self, player: str) -> int:
+        return self.hand_sizes[self.seat(player)]
+
+    @property
+    def to_act(self) -> str | None:
+        """The player who must act now in the play phase, else None."""
+        return self.waiting[0] if self.phase == PLAY and self.waiting else None
+
+    @property
+    def to_reveal(self) -> tuple[str, ...]:
+        """Players who still have to reveal a card this round."""
+        if self.phase != REVEAL:
+            return ()
+        return tuple(p for p, c in zip(self.players, self.revealed, strict=True) if c is None)
+
+    @property
+    def to_score(self) -> tuple[str, ...]:
+        """Players who still have to enter their highest card in hand."""
+        if self.phase != SCORE:
+            return ()
+        return tuple(
+            p
+            for p, n, h in zip(self.players, self.hand_sizes, self.highest, strict=True)
+            if n > 0 and h is None
+        )
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's total over the finished hands (A9)."""
+        return tuple(
+            sum(r.scores[i] for r in self.results) for i in range(len(self.players))
+        )
+
+    @property
+    def game_winners(self) -> tuple[str, ...]:
+        """After the sixth hand, the players with the lowest total (ties share, A9)."""
+        if self.phase != OVER:
+            return ()
+        best = min(self.totals)
+        return tuple(p for p, t in zip(self.players, self.totals, strict=True) if t == best)
+
+    def known_cards(self) -> Counter[int]:
+        """Every card of this hand the companion knows about (piles, discards,
+        revealed cards, cards known to be in hands)."""
+        known: Counter[int] = Counter(self.discards)
+        for pile in self.piles:
+            known.update(pile)
+        known.update(c for c in self.revealed if c is not None)
+        for cards in self.known_in_hand:
+            known.update(cards)
+        return known
+
+
+def new_game(players: Sequence[str], seed: int = 0) -> State:
+    """The state before the first card of the first hand is revealed.
+
+    ``players`` are names in seating order; ``seed`` decides exact ties in
+    play order, so a replay of the same actions gives the same state.
+    Raises :class:`RuleError` for fewer than 3 or more than 6 players (A1),
+    blank or repeated names, or a seed that is not an integer.
+    """
+    if isinstance(players, str):
+        raise RuleError("players must be a list of names, not one string")
+    names = tuple(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise RuleError(
+            f"Autumn Leaves is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
+        )  # A1
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(f"{name!r} is not a player's name")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise RuleError(f"two players cannot share a name: {', '.join(repeated)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RuleError(f"the seed must be a whole number, not {seed!r}")
+    return _deal(names, seed, 1, ())
+
+
+def _deal(players: tuple[str, ...], seed: int, hand: int, results: tuple[HandResult, ...]) -> State:
+    n = len(players)
+    none: tuple[int | None, ...] = (None,) * n
+    return State(
+        players=players,
+        seed=seed,
+        hand=hand,
+        phase=REVEAL,
+        round=1,
+        deck=DECK_SIZE - HAND_SIZE * n,  # A1
+        hand_sizes=(HAND_SIZE,) * n,
+        piles=((),) * n,
+        discards=(),
+        revealed=none,
+        waiting=(),
+        random_ties=(),
+        cold_snap=False,
+        moves=(),
+        last_moves=(),
+        last_cold_snap=False,
+        known_in_hand=((),) * n,
+        ended_by=None,
+        winner=None,
+        highest=none,
+        results=results,
+    )
+
+
+def legal_piles(state: State) -> tuple[str, ...]:
+    """Owners of the piles the player to act may put their card on (A4).
+
+    Empty in any other phase, or when the card fits nowhere (then the player
+    takes it back or discards and draws, A5).
+    """
+    player = state.to_act
+    if player is None:
+        return ()
+    card = state.revealed[state.seat(player)]
+    assert card is not None
+    return tuple(
+        owner
+        for owner, pile in zip(state.players, state.piles, strict=True)
+        if pile and can_place(card, pile[-1])
+    )
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+# ---------------------------------------------------------------------------
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; ``state`` is never changed.
+
+    Raises :class:`IllegalAction` for an action out of phase or out of turn,
+    or one the rules forbid (taking back a card that can be placed, a pile
+    the card does not fit); :class:`InvalidCard` for an entry that is not a
+    rank 1..10; :class:`TooManyCopies` when an entry would need more copies of
+    a rank than the deck holds, counting every card the companion knows of.
+    """
+    if isinstance(action, Reveal):
+        return _reveal(state, action)
+    if isinstance(action, Place):
+        return _place(state, action)
+    if isinstance(action, TakeBack | DiscardDraw):
+        return _cannot_place(state, action)
+    if isinstance(action, Highest):
+        return _highest(state, action)
+    raise IllegalAction(f"{action!r} is not an Autumn Leaves action")
+
+
+def replay(players: Sequence[str], seed: int, actions: Iterable[Action]) -> State:
+    """Fold :func:`apply` over ``actions`` from a new game (undo = replay minus one)."""
+    state = new_game(players, seed)
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def _entries(value: Any, what: str) -> list[tuple[str, int]]:
+    """Validate ``((player, card), ...)`` as sent from a form or JSON."""
+    if not isinstance(value, tuple | list) or not value:
+        raise RuleError(f"no {what} entered")
+    entries: list[tuple[str, int]] = []
+    for item in value:
+        if not isinstance(item, tuple | list) or len(item) != 2 or not isinstance(item[0], str):
+            raise RuleError(f"{item!r} is not a (player, card) entry")
+        entries.append((item[0], parse_card(item[1])))
+    names = [name for name, _ in entries]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise IllegalAction(f"{', '.join(repeated)} entered twice in one go")
+    return entries
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _check_one_more(known: Counter[int], card: int) -> None:
+    """Reject ``card`` if every copy of its rank is already accounted for."""
+    have = copies(card)
+    if known[card] + 1 > have:
+        if have == 1:
+            where = "there is only 1 card of rank 1, and it is already"
+        else:
+            where = f"there are only {have} cards of rank {card}, and all of them are already"
+        raise TooManyCopies(f"{where} on the table or known to be in a hand")
+
+
+def _reveal(state: State, action: Reveal) -> State:
+    if state.phase != REVEAL:
+        raise IllegalAction(_not_now(state, "reveal cards"))
+    entries = _entries(action.cards, "revealed cards")
+    revealed = state.revealed
+    known_in_hand = state.known_in_hand
+    known = state.known_cards()
+    for player, card in entries:
+        i = state.seat(player)
+        if revealed[i] is not None:
+            raise IllegalAction(
+                f"{player} has already revealed a {revealed[i]} this round (undo to change it)"
+            )
+        mine = known_in_hand[i]
+        if card in mine:
+            # The card they took back earlier: no new copy comes into play.
+            rest = list(mine)
+            rest.remove(card)
+            known_in_hand = _set(known_in_hand, i, tuple(rest))
+        elif len(mine) >= state.hand_sizes[i]:
+            cards = ", ".join(str(c) for c in mine)
+            raise IllegalAction(
+                f"{player} holds only cards they took back ({cards}), so cannot reveal a {card}"
+            )
+        else:
+            _check_one_more(known, card)
+            known[card] += 1
+        revealed = _set(revealed, i, card)
+    state = replace(state, revealed=revealed, known_in_hand=known_in_hand)
+    if any(c is None for c in revealed):
+        return state
+    return _start_round(state)
+
+
+def _start_round(state: State) -> State:
+    """Every card is revealed: resolve the first round or set up the play order."""
+    if state.round == 1:  # A2: every card starts its owner's pile, no order needed
+        moves = tuple(
+            Move(p, c, "start", p)
+            for p, c in zip(state.players, state.revealed, strict=True)
+            if c is not None
+        )
+        return _next_round(
+            replace(
+                state,
+                piles=tuple((c,) for c in state.revealed if c is not None),
+                hand_sizes=tuple(n - 1 for n in state.hand_sizes),
+                revealed=(None,) * len(state.players),
+                moves=moves,
+            )
+        )
+    tops = [pile[-1] for pile in state.piles if pile]
+    cold_snap = not any(  # A6: decided once, from the piles as the round starts
+        can_place(card, top) for card in state.revealed if card is not None for top in tops
+    )
+    state = _reorder(replace(state, phase=PLAY, waiting=state.players, cold_snap=cold_snap))
+    if cold_snap:
+        # A6: everyone puts their card on their own pile, still in play order (A3),
+        # because one of those cards may empty a hand and end it (A7).
+        while state.phase == PLAY:
+            player = state.waiting[0]
+            state = _put(state, player, player, "cold snap")
+    return state
+
+
+def _tie_rank(state: State) -> dict[str, int]:
+    """This round's random order for exact ties, drawn from the seed (A3)."""
+    rng = random.Random(f"autumn-leaves:{state.seed}:{state.hand}:{state.round}")
+    shuffled = list(state.players)
+    rng.shuffle(shuffled)
+    return {p: i for i, p in enumerate(shuffled)}
+
+
+def _reorder(state: State) -> State:
+    """Recompute the play order among the players still to act (A3)."""
+    revealed = {
+        p: c for p, c in zip(state.players, state.revealed, strict=True) if p in state.waiting
+        if c is not None
+    }
+    piles = dict(zip(state.players, state.piles, strict=True))
+    rank = _tie_rank(state)
+    order: list[str] = []
+    ties: list[tuple[str, ...]] = []
+    for group in order_groups(revealed, piles):
+        members = tuple(sorted(group, key=rank.__getitem__))
+        if len(members) > 1:
+            ties.append(members)
+        order.extend(members)
+    return replace(state, waiting=tuple(order), random_ties=tuple(ties))
+
+
+def _check_turn(state: State, player: str) -> int:
+    i = state.seat(player)
+    if state.phase != PLAY:
+        raise IllegalAction(_not_now(state, f"{player} cannot play a card"))
+    if state.waiting[0] != player:
+        if player not in state.waiting:
+            raise IllegalAction(f"{player} has already played this round")
+        raise IllegalAction(
+            f"{player} cannot play yet: it is {state.waiting[0]}'s turn (lowest card first)"
+        )
+    return i
+
+
+def _place(state: State, action: Place) -> State:
+    i = _check_turn(state, action.player)
+    card = state.revealed[i]
+    assert card is not None
+    target = state.seat(action.pile)
+    top = state.piles[target][-1]
+    if not can_place(card, top):  # A4
+        fits = legal_piles(state)
+        hint = (
+            f"it fits on {', '.join(_pile_name(state, p, action.player) for p in fits)}"
+            if fits
+            else "it fits nowhere, so take it back or discard and draw"
+        )
+        raise IllegalAction(
+            f"{action.player}'s {card} cannot go on {_pile_name(state, action.pile, action.player)}"
+            f" (top card {top}): a {card} goes only on a {card - 1} or a {card + 1}; {hint}"
+        )
+    return _put(state, action.player, action.pile, "place")
+
+
+def _pile_name(state: State, owner: str, player: str) -> str:
+    return "their own pile" if owner == player else f"{owner}'s pile"
+
+
+def _put(state: State, player: str, owner: str, kind: str) -> State:
+    """Put ``player``'s revealed card on ``owner``'s pile and move on."""
+    i, j = state.seat(player), state.seat(owner)
+    card = state.revealed[i]
+    assert card is not None
+    state = replace(
+        state,
+        piles=_set(state.piles, j, (*state.piles[j], card)),
+        hand_sizes=_set(state.hand_sizes, i, state.hand_sizes[i] - 1),
+        revealed=_set(state.revealed, i, None),
+        waiting=state.waiting[1:],
+        moves=(*state.moves, Move(player, card, kind, owner)),
+    )
+    if state.hand_sizes[i] == 0:  # A7: the last card is placed
+        return _end_hand(state, EMPTY_HAND, player)
+    return _after_action(state)
+
+
+def _cannot_place(state: State, action: TakeBack | DiscardDraw) -> State:
+    i = _check_turn(state, action.player)
+    card = state.revealed[i]
+    assert card is not None
+    fits = legal_piles(state)
+    if fits:  # A4: a card that can be placed must be placed
+        where = ", ".join(_pile_name(state, p, action.player) for p in fits)
+        raise IllegalAction(f"{action.player}'s {card} can be placed ({where}), so it must be")
+    if isinstance(action, TakeBack):  # A5
+        state = replace(
+            state,
+            revealed=_set(state.revealed, i, None),
+            known_in_hand=_set(
+                state.known_in_hand, i, tuple(sorted((*state.known_in_hand[i], card)))
+            ),
+            waiting=state.waiting[1:],
+            moves=(*state.moves, Move(action.player, card, "take back")),
+        )
+        return _after_action(state)
+    if state.deck == 0:  # A5; never reached while A7 ends the hand on the last draw
+        raise IllegalAction("the deck is empty: there is nothing to draw, the hand is over")
+    state = replace(
+        state,
+        revealed=_set(state.revealed, i, None),
+        discards=(*state.discards, card),
+        deck=state.deck - 1,
+        waiting=state.waiting[1:],
+        moves=(*state.moves, Move(action.player, card, "discard")),
+    )
+    if state.deck == 0:  # A7: the last card of the deck was drawn
+        return _end_hand(state, DECK_EMPTY, None)
+    return _after_action(state)
+
+
+def _after_action(state: State) -> State:
+    if state.waiting:
+        return _reorder(state)  # A3: recheck the order after every play
+    return _next_round(state)
+
+
+def _next_round(state: State) -> State:
+    return replace(
+        state,
+        phase=REVEAL,
+        round=state.round + 1,
+        revealed=(None,) * len(state.players),
+        waiting=(),
+        random_ties=(),
+        last_moves=state.moves,
+        last_cold_snap=state.cold_snap,
+        cold_snap=False,
+        moves=(),
+    )
+
+
+def _end_hand(state: State, ended_by: str, winner: str | None) -> State:
+    """A7: the hand is over; whoever has not acted takes their card back."""
+    known_in_hand = state.known_in_hand
+    moves = state.moves
+    for player in state.waiting:
+        i = state.seat(player)
+        card = state.revealed[i]
+        assert card is not None
+        known_in_hand = _set(known_in_hand, i, tuple(sorted((*known_in_hand[i], card))))
+        moves = (*moves, Move(player, card, "hand over"))
+    return replace(
+        state,
+        phase=SCORE,
+        revealed=(None,) * len(state.players),
+        waiting=(),
+        random_ties=(),
+        known_in_hand=known_in_hand,
+        moves=moves,
+        ended_by=ended_by,
+        winner=winner,
+    )
+
+
+def _highest(state: State, action: Highest) -> State:
+    if state.phase != SCORE:
+        raise IllegalAction(_not_now(state, "enter highest cards"))
+    entries = _entries(action.cards, "highest cards")
+    highest = state.highest
+    known = state.known_cards()
+    for player, card in entries:
+        i = state.seat(player)
+        size = state.hand_sizes[i]
+        mine = state.known_in_hand[i]
+        if size == 0:
+            raise IllegalAction(f"{player} has no cards left in hand, so has no highest card")
+        if highest[i] is not None:
+            raise IllegalAction(
+                f"{player}'s highest card is already entered as {highest[i]} (undo to change it)"
+            )
+        if mine and card < max(mine):
+            raise IllegalAction(
+                f"{player} took back a {max(mine)} this hand, so their highest card "
+                f"cannot be {card}"
+            )
+        if len(mine) == size and card != max(mine):
+            raise IllegalAction(
+                f"{player}'s cards are all known ({', '.join(map(str, mine))}), "
+                f"so their highest is {max(mine)}"
+            )
+        extra = 0
+        if card not in mine:
+            _check_one_more(known, card)
+            known[card] += 1
+            extra = 1  # the highest card is one of the unseen cards
+        unseen = size - len(mine)
+        free = extra + sum(copies(r) - known[r] for r in range(1, card + 1))
+        if unseen > free:
+            raise TooManyCopies(
+                f"{player} holds {_plural(size, 'card')}, so their highest cannot be {card}: "
+                f"not enough cards of rank {card} or lower are left unaccounted for"
+            )
+        highest = _set(highest, i, card)
+    state = replace(state, highest=highest)
+    if state.to_score:
+        return state
+    return _score_hand(state)
+
+
+def _score_hand(state: State) -> State:
+    sizes = tuple(len(pile) for pile in state.piles)
+    scores = tuple(
+        hand_score(size, high, winner=(player == state.winner))  # A8
+        for player, size, high in zip(state.players, sizes, state.highest, strict=True)
+    )
+    result = HandResult(
+        number=state.hand,
+        ended_by=state.ended_by or DECK_EMPTY,
+        winner=state.winner,
+        pile_sizes=sizes,
+        highest=state.highest,
+        scores=scores,
+    )
+    results = (*state.results, result)
+    if state.hand >= HANDS:  # A9
+        return replace(state, phase=OVER, results=results)
+    return _deal(state.players, state.seed, state.hand + 1, results)
+
+
+def _not_now(state: State, what: str) -> str:
+    waiting_for = {
+        REVEAL: "everyone to reveal a card",
+        PLAY: f"{state.to_act} to play",
+        SCORE: "the highest cards in hand at the end of the hand",
+        OVER: "nothing: the game is over",
+    }[state.phase]
+    return f"cannot {what} now: the table is waiting for {waiting_for}"
+
+
+def check_known(state: State) -> None:
+    """Raise :class:`TooManyCopies` if the known cards break the deck composition.
+
+    :func:`apply` never produces such a state; this is a consistency check for
+    tests and tools that build states by hand.
+    """
+    check_composition(state.known_cards().elements())
+
+
+__all__ = [
+    "ACTIONS",
+    "HANDS",
+    "DiscardDraw",
+    "HandResult",
+    "Highest",
+    "InvalidCard",
+    "Move",
+    "Place",
+    "Reveal",
+    "State",
+    "TakeBack",
+    "apply",
+    "can_place",
+    "check_known",
+    "hand_score",
+    "legal_piles",
+    "new_game",
+    "order_groups",
+    "play_order",
+    "replay",
+]
