@@ -171,8 +171,8 @@ class Step:
             if not self.captured:
                 return f"{owner} is the lowest bid but there is nothing else to take"
             return f"{owner} is the lowest bid and takes the highest cards: {cards}"
-        if not self.captured:
-            return f"{owner} finds nothing lower to take"
+        # A lone bid above the lowest always finds a lower card: the lowest bid
+        # rank stays on the table until some higher bid takes it.
         return f"{owner} takes {cards}"
 
 
