@@ -13,6 +13,10 @@ from htmx_flask import Htmx
 
 
 def _templates_folder() -> str:
+    """``templates/`` beside the package in a checkout, else the installed copy."""
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if (checkout / "base.html").is_file():
+        return str(checkout)
     return str(resources.files("leafpile_templates"))
 
 
@@ -30,9 +34,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Configuration comes from ``test_config`` (tests), else the environment:
     ``LEAFPILE_DATABASE_URL`` (any SQLAlchemy URL; default a SQLite file in
-    the instance folder) and ``LEAFPILE_INSTANCE`` (the instance folder).
+    the instance folder) and ``LEAFPILE_INSTANCE`` (the instance folder, where
+    the database and the generated session key live).
     """
-    instance = os.environ.get("LEAFPILE_INSTANCE")
+    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("LEAFPILE_INSTANCE")
     app = Flask(
         __name__,
         template_folder=_templates_folder(),

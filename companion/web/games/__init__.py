@@ -21,6 +21,10 @@ The contract, in short:
   form; ``parse_options(form, players)`` reads them into the options dict
   (raising FormError for junk).
 * ``summary(state)`` is one short line for the list of tables.
+* ``describe(action)`` (optional) says one logged action in words for the
+  history ("Ana hit a 7"); the default lists the action's fields.
+* ``uses_seats`` (optional, default False): show the "this phone is …"
+  picker, for games where each player may enter their own secret card.
 """
 
 from __future__ import annotations
@@ -43,6 +47,22 @@ def _no_summary(state: Any) -> str:
     return ""
 
 
+def describe_fields(action: Mapping[str, Any]) -> str:
+    """A plain rendering of an action dict: ``Hit: player Ana, card 7``."""
+    kind = str(action.get("type", "action"))
+    words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip().capitalize()
+    fields = ", ".join(f"{k} {_say(v)}" for k, v in action.items() if k != "type")
+    return f"{words}: {fields}" if fields else words
+
+
+def _say(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(_say(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_say(v)}" for k, v in value.items())
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Screen:
     game: str
@@ -53,6 +73,8 @@ class Screen:
         default=_no_options
     )
     summary: Callable[[Any], str] = field(default=_no_summary)
+    describe: Callable[[Mapping[str, Any]], str] = field(default=describe_fields)
+    uses_seats: bool = False
 
 
 _MODULES = ("scorepad",)

@@ -1,0 +1,94 @@
+"""A score pad for any game: named columns, one row per round.
+
+>>> pad = new_game(("Ana", "Ben"), lowest_wins=False)
+>>> pad = apply(pad, AddRound((5, 3)))
+>>> pad = apply(pad, FixEntry(round=1, player="Ben", points=7))
+>>> pad.totals(), pad.leaders()
+({'Ana': 5, 'Ben': 7}, ('Ben',))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .errors import IllegalAction, RuleError
+
+MAX_POINTS = 100_000  # one entry; anything larger is a typo
+
+
+@dataclass(frozen=True)
+class AddRound:
+    """One round: a score per player, in seat order."""
+
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FixEntry:
+    """Correct one past entry (rounds are numbered from 1)."""
+
+    round: int
+    player: str
+    points: int
+
+
+Action = AddRound | FixEntry
+ACTIONS: dict[str, type] = {"AddRound": AddRound, "FixEntry": FixEntry}
+
+
+@dataclass(frozen=True)
+class ScorePad:
+    players: tuple[str, ...]
+    lowest_wins: bool
+    rounds: tuple[tuple[int, ...], ...] = ()
+
+    def totals(self) -> dict[str, int]:
+        return {p: sum(r[i] for r in self.rounds) for i, p in enumerate(self.players)}
+
+    def leaders(self) -> tuple[str, ...]:
+        """The players ahead now (all of them while no round is in)."""
+        totals = self.totals()
+        if not self.rounds:
+            return ()
+        best = min(totals.values()) if self.lowest_wins else max(totals.values())
+        return tuple(p for p in self.players if totals[p] == best)
+
+
+def new_game(players: tuple[str, ...], *, lowest_wins: bool = False) -> ScorePad:
+    """An empty pad; raises RuleError with no players."""
+    if not players:
+        raise RuleError("a score pad needs at least one player")
+    return ScorePad(tuple(players), bool(lowest_wins))
+
+
+def apply(pad: ScorePad, action: Action) -> ScorePad:
+    """The pad after ``action``; raises IllegalAction for a bad entry."""
+    if isinstance(action, AddRound):
+        if len(action.scores) != len(pad.players):
+            raise IllegalAction(
+                f"a round needs one score per player ({len(pad.players)}), "
+                f"not {len(action.scores)}"
+            )
+        for player, points in zip(pad.players, action.scores, strict=True):
+            _check_points(player, points)
+        return replace(pad, rounds=(*pad.rounds, tuple(action.scores)))
+    if isinstance(action, FixEntry):
+        if action.player not in pad.players:
+            raise IllegalAction(f"there is no player called {action.player!r} at this table")
+        if isinstance(action.round, bool) or not 1 <= action.round <= len(pad.rounds):
+            raise IllegalAction(f"there is no round {action.round} to fix")
+        _check_points(action.player, action.points)
+        column = pad.players.index(action.player)
+        row = list(pad.rounds[action.round - 1])
+        row[column] = action.points
+        rounds = list(pad.rounds)
+        rounds[action.round - 1] = tuple(row)
+        return replace(pad, rounds=tuple(rounds))
+    raise IllegalAction(f"{action!r} is not a score pad action")
+
+
+def _check_points(player: str, points: object) -> None:
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise IllegalAction(f"{player}'s score must be a whole number, not {points!r}")
+    if abs(points) > MAX_POINTS:
+        raise IllegalAction(f"{player}'s score {points} is too large (at most {MAX_POINTS})")

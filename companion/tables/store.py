@@ -1,0 +1,580 @@
+"""Tables: a game, its setup and an append-only event log, in SQL.
+
+A table's state is never stored: it is ``fold(apply, effective actions)``
+over the log, where undo and redo are events too. Writes carry the version
+the phone saw; a write against an older version is refused (the phone gets
+the fresh state instead), and a unique (table, seq) key means two writers can
+never both append the same version, on SQLite or PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from threading import Lock
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from companion.rules.errors import RuleError
+
+from .games import GameKind, load
+
+# Join codes avoid look-alikes (0/O, 1/I/L, 2/Z, 5/S, 8/B) so they can be read
+# across a table and typed on a phone without mistakes.
+JOIN_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+JOIN_CODE_LENGTH = 5
+MAX_NAME_LENGTH = 24
+MAX_TITLE_LENGTH = 60
+STALE_MESSAGE = "someone else changed the table a moment ago: this is the table as it is now"
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    title: Mapped[str] = mapped_column(String(MAX_TITLE_LENGTH * 4))
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=_now, index=True)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="one_event_per_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # action | undo | redo
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    seat: Mapped[str | None] = mapped_column(String(MAX_NAME_LENGTH * 4), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+class JoinCodeRow(Base):
+    __tablename__ = "join_codes"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# --- errors ---------------------------------------------------------------
+
+
+class TableError(ValueError):
+    """A request the table cannot take; the message is for the person."""
+
+
+class NoSuchTable(TableError):
+    pass
+
+
+class StaleVersion(TableError):
+    """The phone acted on an older version than the table has now."""
+
+
+class NothingToUndo(TableError):
+    pass
+
+
+# --- read models ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    kind: str
+    payload: dict[str, Any] | None
+    seat: str | None
+    created_at: datetime
+    undone: bool = False  # an action later taken back (and not redone)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the views and templates need to know about one table."""
+
+    id: int
+    token: str
+    view_token: str
+    game: str
+    title: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    seed: int
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def kind(self) -> GameKind:
+        return load()[self.game]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table at one version: its state and what undo/redo would do."""
+
+    table: TableView
+    state: Any
+    actions: tuple[dict[str, Any], ...]  # the effective actions, in order
+    events: tuple[Event, ...]
+    can_undo: bool
+    can_redo: bool
+
+
+def effective_actions(
+    events: Sequence[Event],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[int]]:
+    """Resolve undo/redo: (effective actions, redo stack, seqs of undone actions)."""
+    done: list[tuple[int, dict[str, Any]]] = []
+    redo: list[tuple[int, dict[str, Any]]] = []
+    for ev in events:
+        if ev.kind == "action" and ev.payload is not None:
+            done.append((ev.seq, ev.payload))
+            redo.clear()
+        elif ev.kind == "undo" and done:
+            redo.append(done.pop())
+        elif ev.kind == "redo" and redo:
+            done.append(redo.pop())
+    undone = {seq for seq, _ in redo}
+    return [a for _, a in done], [a for _, a in redo], undone
+
+
+# --- the store ------------------------------------------------------------
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" hook below issue BEGIN, so writers can ask
+        # for BEGIN IMMEDIATE and queue for the lock instead of failing late.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
+
+
+class Store:
+    """All reads and writes of tables. One per app; safe across threads."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"))
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        if self.is_sqlite:
+            _sqlite_pragmas(self.engine)
+        Base.metadata.create_all(self.engine)
+        self._cache: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
+        self._cache_lock = Lock()
+
+    # sessions
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with Session(self.engine) as session:
+            yield session
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        with self.engine.connect() as conn:
+            if self.is_sqlite:
+                conn = conn.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+            with Session(bind=conn) as session, session.begin():
+                yield session
+
+    # tables
+
+    def create_table(
+        self,
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        title: str = "",
+        seed: int | None = None,
+    ) -> TableView:
+        """Create a table after checking the game accepts this setup."""
+        kind = load().get(game)
+        if kind is None:
+            raise TableError(f"there is no game called {game!r}")
+        names = tuple(check_player_names(players, kind))
+        options = dict(options or {})
+        seed = secrets.randbelow(2**31) if seed is None else int(seed)
+        try:
+            kind.new_state(names, options, seed)
+        except RuleError as exc:
+            raise TableError(str(exc)) from exc
+        title = " ".join(title.split())[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
+        row = TableRow(
+            token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
+            view_token=secrets.token_urlsafe(24),
+            game=game,
+            title=title,
+            setup={"players": list(names), "options": options, "seed": seed},
+            version=0,
+        )
+        with self._write() as session:
+            session.add(row)
+            session.flush()
+            view = _view(row)
+        return view
+
+    def table(self, token: str) -> TableView:
+        with self._read() as session:
+            return _view(self._row(session, token))
+
+    def table_by_view_token(self, view_token: str) -> TableView:
+        with self._read() as session:
+            row = session.scalar(select(TableRow).where(TableRow.view_token == view_token))
+            if row is None or not secrets.compare_digest(row.view_token, view_token):
+                raise NoSuchTable("there is no table at this address")
+            return _view(row)
+
+    def version(self, token: str) -> int:
+        """The table's version: the cheap query every phone polls."""
+        with self.engine.connect() as conn:
+            version = conn.scalar(select(TableRow.version).where(TableRow.token == token))
+        if version is None:
+            raise NoSuchTable("there is no table at this address")
+        return int(version)
+
+    def tables(self, game: str | None = None, limit: int = 50) -> list[TableView]:
+        """This server's tables, most recently played first."""
+        query = select(TableRow).order_by(TableRow.updated_at.desc(), TableRow.id.desc())
+        if game is not None:
+            query = query.where(TableRow.game == game)
+        with self._read() as session:
+            return [_view(row) for row in session.scalars(query.limit(limit))]
+
+    def delete_table(self, token: str) -> None:
+        with self._write() as session:
+            row = self._row(session, token)
+            session.query(JoinCodeRow).filter_by(table_id=row.id).delete()
+            session.query(EventRow).filter_by(table_id=row.id).delete()
+            session.delete(row)
+
+    # state
+
+    def snapshot(self, token: str) -> Snapshot:
+        """The table now: state rebuilt from the log (cached per version)."""
+        with self._read() as session:
+            row = self._row(session, token)
+            cached = self._cached(row.id, row.version)
+            if cached is not None:
+                return cached
+            return self._rebuild(session, row)
+
+    def _rebuild(self, session: Session, row: TableRow) -> Snapshot:
+        events = [
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at)
+            for e in session.scalars(
+                select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.seq)
+            )
+        ]
+        actions, redo, undone = effective_actions(events)
+        view = _view(row)
+        state = replay(view, actions)
+        events = [
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in undone) for e in events
+        ]
+        snap = Snapshot(view, state, tuple(actions), tuple(events), bool(actions), bool(redo))
+        self._remember(snap)
+        return snap
+
+    def _cached(self, table_id: int, version: int) -> Snapshot | None:
+        with self._cache_lock:
+            snap = self._cache.get((table_id, version))
+            if snap is not None:
+                self._cache.move_to_end((table_id, version))
+            return snap
+
+    def _remember(self, snap: Snapshot) -> None:
+        with self._cache_lock:
+            self._cache[(snap.table.id, snap.table.version)] = snap
+            while len(self._cache) > 256:
+                self._cache.popitem(last=False)
+
+    # writes
+
+    def act(
+        self, token: str, expected_version: int, action: Mapping[str, Any], seat: str | None = None
+    ) -> Snapshot:
+        """Append one action if it is legal now; raise without writing if not."""
+        try:
+            # Apply exactly what the log will hold after a JSON round trip.
+            payload = json.loads(json.dumps(dict(action)))
+        except (TypeError, ValueError) as exc:
+            raise TableError(f"this action cannot be recorded: {exc}") from exc
+        return self._append(token, expected_version, "action", payload, seat)
+
+    def undo(self, token: str, expected_version: int, seat: str | None = None) -> Snapshot:
+        return self._append(token, expected_version, "undo", None, seat)
+
+    def redo(self, token: str, expected_version: int, seat: str | None = None) -> Snapshot:
+        return self._append(token, expected_version, "redo", None, seat)
+
+    def _append(
+        self,
+        token: str,
+        expected_version: int,
+        kind: str,
+        payload: dict[str, Any] | None,
+        seat: str | None,
+    ) -> Snapshot:
+        try:
+            with self._write() as session:
+                row = session.scalar(
+                    select(TableRow).where(TableRow.token == token).with_for_update()
+                )
+                if row is None:
+                    raise NoSuchTable("there is no table at this address")
+                if row.version != expected_version:
+                    raise StaleVersion(STALE_MESSAGE)
+                before = self._cached(row.id, row.version) or self._rebuild(session, row)
+                state = None
+                if kind == "action":
+                    assert payload is not None
+                    try:
+                        state = load()[row.game].apply(before.state, payload)
+                    except RuleError as exc:
+                        raise TableError(str(exc)) from exc
+                elif kind == "undo" and not before.can_undo:
+                    raise NothingToUndo("there is nothing to undo")
+                elif kind == "redo" and not before.can_redo:
+                    raise NothingToUndo("there is nothing to redo")
+                row.version += 1
+                row.updated_at = _now()
+                new_event = EventRow(
+                    table_id=row.id,
+                    seq=row.version,
+                    kind=kind,
+                    payload=payload,
+                    seat=seat[: MAX_NAME_LENGTH * 4] if seat else None,
+                    created_at=_now(),
+                )
+                session.add(new_event)
+                session.flush()
+                if state is None:
+                    after = self._rebuild(session, row)
+                else:
+                    # A plain action extends the previous snapshot: no replay needed.
+                    after = Snapshot(
+                        _view(row),
+                        state,
+                        (*before.actions, payload),
+                        (
+                            *before.events,
+                            Event(row.version, kind, payload, new_event.seat, new_event.created_at),
+                        ),
+                        can_undo=True,
+                        can_redo=False,
+                    )
+                    self._remember(after)
+        except (IntegrityError, OperationalError) as exc:
+            # Another writer got this version first (or held the lock too long).
+            raise StaleVersion(STALE_MESSAGE) from exc
+        return after
+
+    # import / export
+
+    def export(self, token: str) -> dict[str, Any]:
+        snap = self.snapshot(token)
+        t = snap.table
+        return {
+            "format": "leafpile-table",
+            "format_version": 1,
+            "game": t.game,
+            "title": t.title,
+            "setup": {"players": list(t.players), "options": t.options, "seed": t.seed},
+            "created_at": t.created_at.isoformat() + "Z",
+            "events": [
+                {
+                    "seq": e.seq,
+                    "kind": e.kind,
+                    "payload": e.payload,
+                    "seat": e.seat,
+                    "at": e.created_at.isoformat() + "Z",
+                }
+                for e in snap.events
+            ],
+        }
+
+    def import_table(self, data: Any) -> TableView:
+        """Create a new table (new addresses) from an export, replaying it to check it."""
+        if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
+            raise TableError("this file is not a Leafpile table export")
+        setup = data.get("setup")
+        events = data.get("events")
+        if not isinstance(setup, Mapping) or not isinstance(events, list):
+            raise TableError("this export has no setup or no events")
+        players = setup.get("players")
+        seed = setup.get("seed")
+        options = setup.get("options", {})
+        if not isinstance(players, list) or not isinstance(options, Mapping):
+            raise TableError("this export's setup is damaged")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TableError("this export's setup is damaged")
+        table = self.create_table(
+            str(data.get("game")),
+            [str(p) for p in players],
+            options,
+            str(data.get("title") or ""),
+            seed,
+        )
+        try:
+            for ev in events:
+                if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo"):
+                    raise TableError("this export has a damaged event")
+                version = self.version(table.token)
+                seat = ev.get("seat") if isinstance(ev.get("seat"), str) else None
+                if ev["kind"] == "action":
+                    payload = ev.get("payload")
+                    if not isinstance(payload, Mapping):
+                        raise TableError("this export has a damaged event")
+                    self.act(table.token, version, payload, seat)
+                elif ev["kind"] == "undo":
+                    self.undo(table.token, version, seat)
+                else:
+                    self.redo(table.token, version, seat)
+        except TableError as exc:
+            self.delete_table(table.token)
+            raise TableError(f"this export does not replay: {exc}") from exc
+        return self.table(table.token)
+
+    # join codes
+
+    def join_code(self, token: str, minutes: int) -> tuple[str, datetime]:
+        """A short code for the table, reused while it is valid, else a new one."""
+        now = _now()
+        with self._write() as session:
+            row = self._row(session, token)
+            session.query(JoinCodeRow).filter(JoinCodeRow.expires_at < now).delete()
+            code_row = session.scalar(
+                select(JoinCodeRow)
+                .where(JoinCodeRow.table_id == row.id, JoinCodeRow.expires_at > now)
+                .order_by(JoinCodeRow.expires_at.desc())
+            )
+            if code_row is None:
+                while True:
+                    code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+                    if session.get(JoinCodeRow, code) is None:
+                        break
+                code_row = JoinCodeRow(
+                    code=code, table_id=row.id, expires_at=now + timedelta(minutes=minutes)
+                )
+                session.add(code_row)
+            return code_row.code, code_row.expires_at
+
+    def table_for_code(self, code: str) -> TableView:
+        code = "".join(code.split()).upper()
+        with self._read() as session:
+            code_row = session.get(JoinCodeRow, code) if code else None
+            if code_row is None or code_row.expires_at < _now():
+                raise NoSuchTable(
+                    f"no table has the code {code!r} (codes expire: ask the host for a fresh one)"
+                )
+            row = session.get(TableRow, code_row.table_id)
+            assert row is not None
+            return _view(row)
+
+    # helpers
+
+    @staticmethod
+    def _row(session: Session, token: str) -> TableRow:
+        if not isinstance(token, str) or not 8 <= len(token) <= 64:
+            raise NoSuchTable("there is no table at this address")
+        row = session.scalar(select(TableRow).where(TableRow.token == token))
+        # The indexed lookup finds the row; the constant-time compare keeps the
+        # final check from leaking how much of a guessed token was right.
+        if row is None or not secrets.compare_digest(row.token, token):
+            raise NoSuchTable("there is no table at this address")
+        return row
+
+
+def replay(table: TableView, actions: Sequence[Mapping[str, Any]]) -> Any:
+    """Fold the game's ``apply`` over the actions from the table's setup."""
+    kind = table.kind
+    state = kind.new_state(table.players, table.options, table.seed)
+    for action in actions:
+        state = kind.apply(state, action)
+    return state
+
+
+def check_player_names(players: Sequence[str], kind: GameKind) -> list[str]:
+    """Trimmed, distinct, non-empty names within the game's player count."""
+    names = [" ".join(str(p).split()) for p in players]
+    names = [n for n in names if n]
+    for name in names:
+        if len(name) > MAX_NAME_LENGTH:
+            raise TableError(f"the name {name[:30]!r}… is too long (at most {MAX_NAME_LENGTH})")
+    lowered = [n.casefold() for n in names]
+    for name in names:
+        if lowered.count(name.casefold()) > 1:
+            raise TableError(f"two players are called {name!r}: give each a different name")
+    if not kind.min_players <= len(names) <= kind.max_players:
+        span = (
+            f"{kind.min_players}"
+            if kind.min_players == kind.max_players
+            else f"{kind.min_players} to {kind.max_players}"
+        )
+        raise TableError(f"{kind.title} takes {span} players; you entered {len(names)}")
+    return names
+
+
+def _view(row: TableRow) -> TableView:
+    setup = row.setup or {}
+    return TableView(
+        id=row.id,
+        token=row.token,
+        view_token=row.view_token,
+        game=row.game,
+        title=row.title,
+        players=tuple(setup.get("players", ())),
+        options=dict(setup.get("options", {})),
+        seed=int(setup.get("seed", 0)),
+        version=row.version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _short_date() -> str:
+    return datetime.now().strftime("%d %b %H:%M")

@@ -1,0 +1,124 @@
+"""Home: start a table, list this server's tables, join by code, import."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from companion.tables.games import load as load_games
+from companion.tables.store import NoSuchTable, TableError
+
+from . import store
+from .games import FormError
+from .games import load as load_screens
+from .ratelimit import record_failure, too_many_attempts
+
+bp = Blueprint("home", __name__)
+
+MAX_SEATS = 8
+
+
+def _games_in_menu() -> list[Any]:
+    screens = load_screens()
+    return [kind for key, kind in load_games().items() if key in screens]
+
+
+@bp.get("/")
+def index() -> Any:
+    tables = store().tables()
+    summaries = {t.token: _summary(t) for t in tables}
+    return render_template(
+        "home/index.html", games=_games_in_menu(), tables=tables, summaries=summaries
+    )
+
+
+def _summary(table: Any) -> str:
+    screen = load_screens().get(table.game)
+    if screen is None:
+        return ""
+    try:
+        return screen.summary(store().snapshot(table.token).state)
+    except Exception:  # a summary is decoration: never let it break the home page
+        return ""
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new_table(game: str) -> Any:
+    kind = load_games().get(game)
+    screen = load_screens().get(game)
+    if kind is None or screen is None:
+        abort(404)
+    seats = min(MAX_SEATS, kind.max_players)
+    if request.method == "GET":
+        return render_template("home/new.html", kind=kind, screen=screen, seats=seats, form={})
+    form = request.form
+    players = tuple(
+        " ".join(form.get(f"player{i}", "").split()) for i in range(1, seats + 1)
+    )
+    players = tuple(p for p in players if p)
+    try:
+        options = screen.parse_options(form, players)
+        table = store().create_table(game, players, options, form.get("title", ""))
+    except (FormError, TableError) as exc:
+        return (
+            render_template(
+                "home/new.html", kind=kind, screen=screen, seats=seats, form=form, error=str(exc)
+            ),
+            422,
+        )
+    return redirect(url_for("table.page", token=table.token), code=303)
+
+
+@bp.get("/join")
+def join() -> Any:
+    code = request.args.get("code", "")
+    if not code:
+        return render_template("home/join.html")
+    if too_many_attempts(request.remote_addr or "?"):
+        return render_template(
+            "home/join.html",
+            code=code[:12],
+            error="Too many wrong codes from this phone. Wait a minute, then try again.",
+        ), 429
+    try:
+        table = store().table_for_code(code[:12])
+    except NoSuchTable as exc:
+        record_failure(request.remote_addr or "?")
+        return render_template("home/join.html", code=code[:12], error=str(exc).capitalize()), 404
+    return redirect(url_for("table.page", token=table.token), code=303)
+
+
+@bp.get("/j/<code>")
+def join_short(code: str) -> Any:
+    return redirect(url_for("home.join", code=code), code=303)
+
+
+@bp.post("/import")
+def import_table() -> Any:
+    upload = request.files.get("file")
+    error = None
+    if upload is None or not upload.filename:
+        error = "Choose a Leafpile table file (.json) to import."
+    else:
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+            table = store().import_table(data)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            error = "That file is not a Leafpile table export (it is not JSON)."
+        except TableError as exc:
+            error = str(exc).capitalize()
+        else:
+            return redirect(url_for("table.page", token=table.token), code=303)
+    tables = store().tables()
+    return (
+        render_template(
+            "home/index.html",
+            games=_games_in_menu(),
+            tables=tables,
+            summaries={t.token: _summary(t) for t in tables},
+            import_error=error,
+        ),
+        422,
+    )

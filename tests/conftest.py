@@ -1,0 +1,213 @@
+"""Fixtures: a fresh app and database per test, test-client phones, and real
+headless Chromium phones (390x844) against a live server.
+
+Test-client use::
+
+    def test_x(make_table, phone):
+        table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+        response = phone.act(table, "add-round", score0="3", score1="4")
+        assert response.status_code == 200
+
+Browser use::
+
+    @pytest.mark.browser
+    def test_y(live_server, new_phone):
+        page = new_phone()
+        page.goto(live_server.url + "/")
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.tables.store import Store, TableView
+from companion.web import ratelimit
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def _config(tmp_path: Any) -> dict[str, Any]:
+    return {
+        "TESTING": True,
+        "DATABASE_URL": os.environ.get("LEAFPILE_TEST_DATABASE_URL")
+        or f"sqlite:///{tmp_path / 'leafpile-test.sqlite3'}",
+        "SECRET_KEY": "test-secret-key",
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+    }
+
+
+@pytest.fixture
+def app(tmp_path):
+    ratelimit.reset()
+    application = create_app(_config(tmp_path))
+    yield application
+    _drop_everything(application)
+
+
+def _drop_everything(application) -> None:
+    # With a shared database (PostgreSQL in CI) every test starts empty.
+    if os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
+        from companion.tables.store import Base
+
+        Base.metadata.drop_all(application.extensions["leafpile_store"].engine)
+    application.extensions["leafpile_store"].engine.dispose()
+
+
+@pytest.fixture
+def store(app) -> Store:
+    return app.extensions["leafpile_store"]
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Phone:
+    """A test-client phone: keeps its cookies and its CSRF token."""
+
+    def __init__(self, client, store: Store) -> None:
+        self.client = client
+        self.store = store
+        page = client.get("/")
+        match = CSRF_RE.search(page.get_data(as_text=True))
+        assert match, "the home page carries a CSRF token"
+        self.csrf = match.group(1)
+
+    def get(self, url: str, *, htmx: bool = False, **kwargs):
+        headers = {"HX-Request": "true"} if htmx else {}
+        return self.client.get(url, headers=headers, **kwargs)
+
+    def post(self, url: str, data: dict[str, Any] | None = None, *, htmx: bool = True, **kw):
+        form = {"csrf_token": self.csrf, **(data or {})}
+        headers = {"HX-Request": "true"} if htmx else {}
+        return self.client.post(url, data=form, headers=headers, **kw)
+
+    def act(self, table: TableView | str, action: str, *, version: int | None = None, **fields):
+        """Post one action at the table's current version (or the given one)."""
+        token = table if isinstance(table, str) else table.token
+        if version is None:
+            version = self.store.version(token)
+        data = {"action": action, "version": str(version), **fields}
+        return self.post(f"/t/{token}/act", data)
+
+    def sit(self, table: TableView | str, seat: str):
+        token = table if isinstance(table, str) else table.token
+        return self.post(f"/t/{token}/me", {"seat": seat})
+
+
+@pytest.fixture
+def phone(client, store) -> Phone:
+    return Phone(client, store)
+
+
+@pytest.fixture
+def new_client_phone(app, store) -> Callable[[], Phone]:
+    """More test-client phones, each with its own cookies (its own seat)."""
+    return lambda: Phone(app.test_client(), store)
+
+
+@pytest.fixture
+def make_table(store) -> Callable[..., TableView]:
+    def make(game: str, players, options: dict[str, Any] | None = None, seed: int = 1):
+        return store.create_table(game, list(players), options or {}, seed=seed)
+
+    return make
+
+
+def message_in(response) -> str:
+    """The error message a response shows (empty if none)."""
+    found = re.findall(r'notice-error"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
+    return " ".join(found).strip()
+
+
+@pytest.fixture
+def error_message():
+    return message_in
+
+
+# --- a live server and real browsers ---------------------------------------
+
+
+@dataclass
+class LiveServer:
+    url: str
+    app: Any
+    store: Store
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[LiveServer]:
+    ratelimit.reset()
+    application = create_app(_config(tmp_path))
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    application.config["PUBLIC_URL"] = url
+    try:
+        yield LiveServer(url, application, application.extensions["leafpile_store"])
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        _drop_everything(application)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run must install Debian's chromium")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_phone(browser) -> Iterator[Callable[..., Any]]:
+    """Open a phone-sized page (a fresh browser context: its own cookies)."""
+    contexts = []
+
+    def open_phone(color_scheme: str = "light"):
+        context = browser.new_context(
+            viewport=PHONE_VIEWPORT,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            color_scheme=color_scheme,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
