@@ -513,7 +513,9 @@ def replay(players: Sequence[str], seed: int, actions: Iterable[Action]) -> Stat
 
 def _entries(value: Any, what: str) -> list[tuple[str, int]]:
     """Validate ``((player, card), ...)`` as sent from a form or JSON."""
-    if not isinstance(value, tuple | list) or not value:
+    if not isinstance(value, tuple | list):
+        raise RuleError(f"{value!r} is not a list of (player, card) entries")
+    if not value:
         raise RuleError(f"no {what} entered")
     entries: list[tuple[str, int]] = []
     for item in value:
