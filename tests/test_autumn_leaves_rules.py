@@ -111,6 +111,7 @@ def test_a1_seven_cards_each_and_the_rest_is_the_deck(players, deck):
         (["Ana", "Ben"], "3 to 6 players, not 2"),
         ([f"P{i}" for i in range(7)], "3 to 6 players, not 7"),
         (["Ana", "Ben", "Ana"], "cannot share a name: Ana"),
+        (["Ana", "Ben", " ana"], "cannot share a name:  ana, Ana"),
         (["Ana", "Ben", "  "], "is not a player's name"),
         ("AnaBenCy", "list of names"),
     ],

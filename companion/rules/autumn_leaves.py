@@ -71,6 +71,7 @@ RULINGS_OF_OUR_OWN = (
     "Exact ties in play order (same card, identical piles) are drawn once per round "
     "from the table's seed, so the order does not change while the tie lasts.",
     "A player missing from the piles given to play_order counts as having an empty pile.",
+    "Player names must differ ignoring case and surrounding spaces.",
 )
 
 
@@ -412,7 +413,8 @@ def new_game(players: Sequence[str], seed: int = 0) -> State:
     ``players`` are names in seating order; ``seed`` decides exact ties in
     play order, so a replay of the same actions gives the same state.
     Raises :class:`RuleError` for fewer than 3 or more than 6 players (A1),
-    blank or repeated names, or a seed that is not an integer.
+    blank names, names that differ only in case or spaces, or a seed that is
+    not an integer.
     """
     if isinstance(players, str):
         raise RuleError("players must be a list of names, not one string")
@@ -424,7 +426,8 @@ def new_game(players: Sequence[str], seed: int = 0) -> State:
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise RuleError(f"{name!r} is not a player's name")
-    repeated = sorted({n for n in names if names.count(n) > 1})
+    folded = [n.strip().casefold() for n in names]
+    repeated = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
     if repeated:
         raise RuleError(f"two players cannot share a name: {', '.join(repeated)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
