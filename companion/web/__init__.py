@@ -43,6 +43,12 @@ def store() -> Store:
     return current_app.extensions["leafpile_store"]  # type: ignore[no-any-return]
 
 
+def sentence(message: str) -> str:
+    """A message as a sentence: first letter capital, the rest untouched."""
+    message = message.strip()
+    return message[:1].upper() + message[1:]
+
+
 def csrf_token() -> str:
     token = session.get(CSRF_FIELD)
     if not token:

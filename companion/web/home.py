@@ -10,7 +10,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from companion.tables.games import load as load_games
 from companion.tables.store import NoSuchTable, TableError
 
-from . import store
+from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
 from .ratelimit import record_failure, too_many_attempts
@@ -86,7 +86,7 @@ def join() -> Any:
         table = store().table_for_code(code[:12])
     except NoSuchTable as exc:
         record_failure(request.remote_addr or "?")
-        return render_template("home/join.html", code=code[:12], error=str(exc).capitalize()), 404
+        return render_template("home/join.html", code=code[:12], error=sentence(str(exc))), 404
     return redirect(url_for("table.page", token=table.token), code=303)
 
 
@@ -108,7 +108,7 @@ def import_table() -> Any:
         except (UnicodeDecodeError, json.JSONDecodeError):
             error = "That file is not a Leafpile table export (it is not JSON)."
         except TableError as exc:
-            error = str(exc).capitalize()
+            error = sentence(str(exc))
         else:
             return redirect(url_for("table.page", token=table.token), code=303)
     tables = store().tables()

@@ -34,7 +34,7 @@ from companion.tables.store import (
     TableError,
 )
 
-from . import store
+from . import sentence, store
 from .games import FormError, Screen
 from .games import load as load_screens
 
@@ -181,17 +181,12 @@ def _write(token: str, do: Any) -> Any:
         version = _posted_version(snap)
         after = do(snap, version)
     except StaleVersion as exc:
-        return render_board(store().snapshot(token), error=_sentence(str(exc)), status=409)
+        return render_board(store().snapshot(token), error=sentence(str(exc)), status=409)
     except (FormError, TableError) as exc:
-        return render_board(store().snapshot(token), error=_sentence(str(exc)), status=422)
+        return render_board(store().snapshot(token), error=sentence(str(exc)), status=422)
     if _is_htmx():
         return render_board(after)
     return redirect(url_for("table.page", token=token), code=303)
-
-
-def _sentence(message: str) -> str:
-    message = message.strip()
-    return message[:1].upper() + message[1:]
 
 
 @bp.post("/t/<token>/act")
