@@ -1,0 +1,134 @@
+"""The print-and-play kit: pure functions that return PDF bytes.
+
+>>> sorted(PARTS) == sorted(["deck", "standard-deck", "aids", "scorepads", "board",
+...                          "pyramids", "kit"])
+True
+>>> build("deck", Options(paper="letter"))[:5]
+b'%PDF-'
+
+Each part is drawn by a function taking a reportlab canvas and the
+:class:`~printables.sheet.Options`; :func:`build` wraps one part (or, for
+``kit``, every part in turn) into a single PDF. Nothing here touches the web
+app or the database: rule facts come from :mod:`companion.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .sheet import Options, new_canvas, parse_offset
+
+__all__ = ["PARTS", "Options", "Part", "build", "parse_offset"]
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    title: str
+    blurb: str
+    draw: Callable[[Canvas, Options], None]
+
+
+def _deck(canvas: Canvas, options: Options) -> None:
+    from .deck import draw_pairs_deck
+
+    draw_pairs_deck(canvas, options)
+
+
+def _standard_deck(canvas: Canvas, options: Options) -> None:
+    from .deck import draw_standard_deck
+
+    draw_standard_deck(canvas, options)
+
+
+def _aids(canvas: Canvas, options: Options) -> None:
+    from .aids import draw_aids
+
+    draw_aids(canvas, options)
+
+
+def _scorepads(canvas: Canvas, options: Options) -> None:
+    from .scorepads import draw_scorepads
+
+    draw_scorepads(canvas, options)
+
+
+def _board(canvas: Canvas, options: Options) -> None:
+    from .board import draw_board
+
+    draw_board(canvas, options)
+
+
+def _pyramids(canvas: Canvas, options: Options) -> None:
+    from .pyramids import draw_pyramids
+
+    draw_pyramids(canvas, options)
+
+
+_SINGLE_PARTS = (
+    Part(
+        "deck", "Pairs deck", "55 cards (one 1, two 2s ... ten 10s), the cut card and backs", _deck
+    ),
+    Part(
+        "standard-deck",
+        "Standard deck",
+        "52 cards for the Autumn Leaves solitaire, with backs",
+        _standard_deck,
+    ),
+    Part(
+        "aids",
+        "Player aids",
+        "one card per game in our own words, with a QR code to the app",
+        _aids,
+    ),
+    Part(
+        "scorepads",
+        "Score pads",
+        "Autumn Leaves, Pairs, Venture, Leaf and Autumn Ash score sheets",
+        _scorepads,
+    ),
+    Part("board", "Autumn Ash board", "the 5 x 6 board with entry points and stash areas", _board),
+    Part(
+        "pyramids",
+        "Pyramid nets",
+        "10 colours x 2 trios of pyramids to cut, fold and glue",
+        _pyramids,
+    ),
+)
+
+
+def _kit(canvas: Canvas, options: Options) -> None:
+    for part in _SINGLE_PARTS:
+        part.draw(canvas, options)
+
+
+PARTS: dict[str, Part] = {part.name: part for part in _SINGLE_PARTS}
+PARTS["kit"] = Part("kit", "The whole kit", "every part above in one PDF", _kit)
+
+
+def build(part: str, options: Options | None = None) -> bytes:
+    """The PDF of one part of the kit (``kit`` = every part in one file).
+
+    Raises ``ValueError`` naming the part when it is not one of :data:`PARTS`.
+    """
+    if part not in PARTS:
+        raise ValueError(f"unknown part {part!r}: choose one of {', '.join(PARTS)}")
+    options = options or Options()
+    chosen = PARTS[part]
+    canvas, buffer = new_canvas(options, f"Leafpile · {chosen.title}")
+    chosen.draw(canvas, options)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def filename(part: str, options: Options) -> str:
+    """A download name that says what was chosen: ``leafpile-deck-a4-poker.pdf``."""
+    bits = ["leafpile", part, options.paper]
+    if part in ("deck", "standard-deck", "kit"):
+        bits.append(options.card)
+        if options.bleed:
+            bits.append("bleed")
+    return "-".join(bits) + ".pdf"

@@ -1,0 +1,311 @@
+"""Reading the real PDFs back, and what every part of the kit must satisfy.
+
+``read_geometry`` walks a page's content stream (pypdf) and returns every
+painted path and text origin in page coordinates, after the transformation
+matrices and clipping paths; the other ``test_print_*`` files import it.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+from dataclasses import dataclass, field
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from printables import PARTS, Options, build
+from printables.sheet import SAFE_EDGE_MM
+
+MM = 72 / 25.4
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+
+Point = tuple[float, float]
+
+
+@dataclass
+class Path:
+    subpaths: list[list[Point]]
+    op: str
+    rects: list[tuple[float, float, float, float]]  # re operands in page space (x, y, w, h)
+    clip: tuple[float, float, float, float] | None  # x0, y0, x1, y1
+    line_width: float
+
+    @property
+    def points(self) -> list[Point]:
+        return [point for sub in self.subpaths for point in sub]
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        xs = [p[0] for p in self.points]
+        ys = [p[1] for p in self.points]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        if self.clip is not None:
+            box = (
+                max(box[0], self.clip[0]),
+                max(box[1], self.clip[1]),
+                min(box[2], self.clip[2]),
+                min(box[3], self.clip[3]),
+            )
+        return box
+
+    @property
+    def visible(self) -> bool:
+        box = self.bbox()
+        return box[0] <= box[2] and box[1] <= box[3]
+
+
+@dataclass
+class Page:
+    width: float
+    height: float
+    paths: list[Path] = field(default_factory=list)
+    texts: list[tuple[Point, str]] = field(default_factory=list)
+    text: str = ""
+
+
+def _mul(a: list[float], b: list[float]) -> list[float]:
+    """Matrix product a x b for PDF matrices [a b c d e f]."""
+    return [
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    ]
+
+
+def _apply(m: list[float], x: float, y: float) -> Point:
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+NUMERIC = {"cm", "w", "m", "l", "c", "v", "y", "re", "Tm", "Td", "TD"}
+PAINT = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"}
+
+
+@functools.lru_cache(maxsize=64)
+def built(part: str, options: Options) -> bytes:
+    """``build`` once per (part, options) for the whole test session."""
+    return build(part, options)
+
+
+def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
+    """The geometry of every page (or of the ``first`` pages only)."""
+    reader = PdfReader(io.BytesIO(pdf))
+    pages: list[Page] = []
+    for pdf_page in list(reader.pages)[:first]:
+        box = pdf_page.mediabox
+        page = Page(float(box.width), float(box.height))
+        content = ContentStream(pdf_page.get_contents(), reader)
+        ctm = [1.0, 0, 0, 1.0, 0, 0]
+        clip: tuple[float, float, float, float] | None = None
+        width = 1.0
+        stack: list[tuple[list[float], tuple[float, float, float, float] | None, float]] = []
+        subpaths: list[list[Point]] = []
+        rects: list[tuple[float, float, float, float]] = []
+        pending_clip = False
+        tm = [1.0, 0, 0, 1.0, 0, 0]
+        tlm = [1.0, 0, 0, 1.0, 0, 0]
+        for operands, op in content.operations:
+            name = op.decode() if isinstance(op, bytes) else op
+            args = [float(v) for v in operands] if name in NUMERIC else []
+            if name == "q":
+                stack.append((ctm, clip, width))
+            elif name == "Q":
+                ctm, clip, width = stack.pop()
+            elif name == "cm":
+                ctm = _mul(args, ctm)
+            elif name == "w":
+                width = args[0]
+            elif name == "m":
+                subpaths.append([_apply(ctm, *args)])
+            elif name == "l":
+                subpaths[-1].append(_apply(ctm, *args))
+            elif name == "c":
+                subpaths[-1].extend(_apply(ctm, args[i], args[i + 1]) for i in (0, 2, 4))
+            elif name in ("v", "y"):
+                subpaths[-1].extend(_apply(ctm, args[i], args[i + 1]) for i in (0, 2))
+            elif name == "re":
+                x, y, w, h = args
+                corners = [
+                    _apply(ctm, x, y),
+                    _apply(ctm, x + w, y),
+                    _apply(ctm, x + w, y + h),
+                    _apply(ctm, x, y + h),
+                ]
+                subpaths.append(corners)
+                xs = [c[0] for c in corners]
+                ys = [c[1] for c in corners]
+                rects.append((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+            elif name in ("W", "W*"):
+                pending_clip = True
+            elif name in PAINT:
+                if subpaths:
+                    scale = math.hypot(ctm[0], ctm[1])
+                    path = Path(subpaths, name, rects, clip, width * scale)
+                    if name != "n":
+                        page.paths.append(path)
+                    if pending_clip:
+                        xs = [p[0] for p in path.points]
+                        ys = [p[1] for p in path.points]
+                        new = (min(xs), min(ys), max(xs), max(ys))
+                        clip = (
+                            new
+                            if clip is None
+                            else (
+                                max(clip[0], new[0]),
+                                max(clip[1], new[1]),
+                                min(clip[2], new[2]),
+                                min(clip[3], new[3]),
+                            )
+                        )
+                subpaths, rects, pending_clip = [], [], False
+            elif name == "BT":
+                tm = [1.0, 0, 0, 1.0, 0, 0]
+                tlm = list(tm)
+            elif name == "Tm":
+                tm = list(args)
+                tlm = list(args)
+            elif name in ("Td", "TD"):
+                tlm = _mul([1, 0, 0, 1, args[0], args[1]], tlm)
+                tm = list(tlm)
+            elif name in ("Tj", "TJ"):
+                origin = _apply(_mul(tm, ctm), 0, 0)
+                raw = operands[0]
+                text = (
+                    raw
+                    if isinstance(raw, str)
+                    else "".join(part for part in raw if isinstance(part, str))
+                )
+                page.texts.append((origin, str(text)))
+        page.text = "\n".join(text for _, text in page.texts)
+        pages.append(page)
+    return pages
+
+
+def rects_of_size(page: Page, w_mm: float, h_mm: float, tol_mm: float = 1.0):
+    """Every rectangle drawn on the page whose size is near (w, h) mm."""
+    found = []
+    for path in page.paths:
+        for rect in path.rects:
+            if abs(rect[2] - w_mm * MM) <= tol_mm * MM and abs(rect[3] - h_mm * MM) <= tol_mm * MM:
+                found.append((path, rect))
+    return found
+
+
+@pytest.fixture(scope="module")
+def kit_a4() -> bytes:
+    return build("kit", Options(paper="a4", url="http://192.168.1.20:5000/"))
+
+
+@pytest.fixture(scope="module")
+def kit_letter() -> bytes:
+    return build("kit", Options(paper="letter", card="standard"))
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER)])
+@pytest.mark.parametrize("part", sorted(set(PARTS) - {"kit"}))
+def test_every_page_of_every_part_has_the_chosen_paper_size(part, paper, size):
+    reader = PdfReader(io.BytesIO(build(part, Options(paper=paper))))
+    assert len(reader.pages) >= 1
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(size[0], abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(size[1], abs=0.01)
+
+
+def test_the_pdf_asks_viewers_not_to_scale_it(kit_a4):
+    reader = PdfReader(io.BytesIO(kit_a4))
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None"
+
+
+@pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
+def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit, request):
+    limit = SAFE_EDGE_MM * MM - 0.01
+    for number, page in enumerate(read_geometry(request.getfixturevalue(kit)), start=1):
+        for path in page.paths:
+            if not path.visible:
+                continue
+            x0, y0, x1, y1 = path.bbox()
+            assert x0 >= limit and y0 >= limit, f"page {number}: {path.bbox()}"
+            assert x1 <= page.width - limit and y1 <= page.height - limit, (
+                f"page {number}: {path.bbox()}"
+            )
+        for (x, y), text in page.texts:
+            assert limit <= x <= page.width - limit, f"page {number}: {text!r} at {x, y}"
+            assert limit <= y <= page.height - limit, f"page {number}: {text!r} at {x, y}"
+
+
+@pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
+def test_every_sheet_has_the_50_mm_ruler_and_the_print_at_100_percent_note(kit, request):
+    for number, page in enumerate(read_geometry(request.getfixturevalue(kit)), start=1):
+        assert "Print at 100%" in page.text, f"page {number}"
+        # The ruler: a 50 mm base line (a straight segment of exactly 50 mm).
+        lengths = [
+            math.dist(sub[0], sub[1])
+            for path in page.paths
+            for sub in path.subpaths
+            if len(sub) == 2
+        ]
+        assert any(abs(length - 50 * MM) < 0.01 for length in lengths), f"page {number}"
+
+
+def test_the_kit_holds_every_part_in_one_file(kit_a4):
+    pages = len(PdfReader(io.BytesIO(kit_a4)).pages)
+    parts = sum(
+        len(
+            PdfReader(
+                io.BytesIO(build(name, Options(paper="a4", url="http://192.168.1.20:5000/")))
+            ).pages
+        )
+        for name in PARTS
+        if name != "kit"
+    )
+    assert pages == parts
+
+
+def test_an_unknown_part_is_refused_by_name():
+    with pytest.raises(ValueError, match="'dice'"):
+        build("dice")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"paper": "a3"}, "unknown paper 'a3'"),
+        ({"card": "tarot"}, "unknown card size 'tarot'"),
+        ({"back_offset": (11.0, 0.0)}, "11 mm on x"),
+        ({"back_offset": (0.0, -12.5)}, "-12.5 mm on y"),
+        ({"url": "ftp://x"}, "http:// or https://"),
+        ({"url": "leafpile.local"}, "'leafpile.local'"),
+    ],
+)
+def test_bad_options_are_refused_with_a_message_naming_the_value(kwargs, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        Options(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0,0", (0.0, 0.0)),
+        ("0.5,-1", (0.5, -1.0)),
+        (" 1 , 2 ", (1.0, 2.0)),
+        ("-0.3;0.2", (-0.3, 0.2)),
+    ],
+)
+def test_a_back_offset_is_read_from_x_comma_y_in_mm(text, expected):
+    from printables import parse_offset
+
+    assert parse_offset(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "1", "1,2,3", "a,b", "nan,1", "inf,0"])
+def test_a_back_offset_that_is_not_two_numbers_is_refused(text):
+    from printables import parse_offset
+
+    with pytest.raises(ValueError, match="not an offset"):
+        parse_offset(text)
