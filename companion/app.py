@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,24 @@ def _templates_folder() -> str:
 
 
 def _secret_key(instance: Path) -> str:
-    """Generate the session key once and keep it in the instance folder."""
+    """Generate the session key once and keep it in the instance folder.
+
+    Several workers may start at once on a fresh folder: each writes its
+    candidate to a private temporary file and links it into place, which only
+    the first can do, so every process ends up reading the same key. The
+    file is created readable by its owner only.
+    """
     key_file = instance / "secret_key"
     if not key_file.exists():
-        key_file.write_text(secrets.token_hex(32))
-        key_file.chmod(0o600)
+        fd, temporary = tempfile.mkstemp(prefix=".secret_key.", dir=instance)  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(32))
+            os.link(temporary, key_file)
+        except FileExistsError:
+            pass  # another process got there first: use its key
+        finally:
+            os.unlink(temporary)
     return key_file.read_text().strip()
 
 

@@ -194,6 +194,26 @@ def _sqlite_pragmas(engine: Engine) -> None:
         connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
 
 
+# Any fixed number: the PostgreSQL advisory lock that serialises creating the schema.
+_SCHEMA_LOCK = 0x1EAF911E
+
+
+def _create_schema(engine: Engine) -> None:
+    """Create the tables once, even when several workers start at the same moment.
+
+    Without a lock, two gunicorn workers booting together on an empty database
+    both see no tables and both CREATE them; the second fails and its worker
+    dies. One lock-holding transaction makes the later ones find the tables.
+    """
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            conn = conn.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+        with conn.begin():
+            if engine.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
+            Base.metadata.create_all(conn)
+
+
 class Store:
     """All reads and writes of tables. One per app; safe across threads."""
 
@@ -202,7 +222,7 @@ class Store:
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         if self.is_sqlite:
             _sqlite_pragmas(self.engine)
-        Base.metadata.create_all(self.engine)
+        _create_schema(self.engine)
         self._cache: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._cache_lock = Lock()
 
