@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import socket
 import sys
@@ -76,6 +77,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     app = create_app()
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per poll
     try:
         server = make_server(host, port, app, threaded=True)
     except OSError as exc:

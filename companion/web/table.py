@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -302,6 +303,8 @@ def join(token: str) -> Any:
         qr=qr_svg(url),
         view_qr=qr_svg(view_url),
         code=code,
-        expires=expires,
+        minutes_left=max(
+            1, round((expires - datetime.now(UTC).replace(tzinfo=None)).total_seconds() / 60)
+        ),
         join_page=public_url() + url_for("home.join"),
     )
