@@ -518,6 +518,17 @@ class State:
             return []
         return [p for p, bid in zip(self.players, self._bids(), strict=True) if bid is None]
 
+    def face_up_cards(self) -> list[int]:
+        """The cards everybody can see: the pool and the captured piles, ascending.
+
+        Unlike :meth:`known_cards` this leaves out this round's secret bids, so
+        a screen may use it to grey out ranks without giving a bid away.
+        """
+        cards = list(self.pool)
+        for pile in self._captured():
+            cards.extend(pile)
+        return sorted(cards)
+
     def known_cards(self) -> list[int]:
         """Every card the companion can see: pool, captured piles and bids in."""
         cards = list(self.pool)
