@@ -412,7 +412,7 @@ class Store:
                 )
                 session.add(new_event)
                 session.flush()
-                if state is None:
+                if payload is None:  # undo or redo: replay the log
                     after = self._rebuild(session, row)
                 else:
                     # A plain action extends the previous snapshot: no replay needed.
