@@ -395,6 +395,19 @@ class State:
         best = min(self.totals)
         return tuple(p for p, t in zip(self.players, self.totals, strict=True) if t == best)
 
+    def card_of(self, player: str) -> int | None:
+        """``player``'s revealed card not yet dealt with this round, if any."""
+        return self.revealed[self.seat(player)]
+
+    def choices(self, player: str) -> tuple[int, ...]:
+        """The ranks ``player`` could enter now (see :func:`entry_choices`)."""
+        return entry_choices(self, player)
+
+    @property
+    def fits(self) -> tuple[str, ...]:
+        """Owners of the piles the player to act may use (see :func:`legal_piles`)."""
+        return legal_piles(self)
+
     def known_cards(self) -> Counter[int]:
         """Every card of this hand the companion knows about (piles, discards,
         revealed cards, cards known to be in hands)."""
@@ -479,6 +492,35 @@ def legal_piles(state: State) -> tuple[str, ...]:
         for owner, pile in zip(state.players, state.piles, strict=True)
         if pile and can_place(card, pile[-1])
     )
+
+
+def entry_choices(state: State, player: str) -> tuple[int, ...]:
+    """The ranks ``player`` could enter now, on their own: the card to reveal
+    in the reveal phase, the highest card in hand in the scoring phase.
+
+    Ranks whose every copy is accounted for, or that contradict what the
+    companion knows of the player's hand, are left out; empty in other phases
+    or when the player has nothing to enter. Entries made together are still
+    checked together by :func:`apply`.
+    """
+    if player not in state.players:
+        return ()
+    if state.phase == REVEAL:
+        def entry(rank: int) -> Action:
+            return Reveal(((player, rank),))
+    elif state.phase == SCORE:
+        def entry(rank: int) -> Action:
+            return Highest(((player, rank),))
+    else:
+        return ()
+    choices = []
+    for rank in range(1, 11):
+        try:
+            apply(state, entry(rank))
+        except RuleError:
+            continue
+        choices.append(rank)
+    return tuple(choices)
 
 
 # ---------------------------------------------------------------------------
@@ -874,6 +916,7 @@ __all__ = [
     "apply",
     "can_place",
     "check_known",
+    "entry_choices",
     "hand_score",
     "legal_piles",
     "new_game",
