@@ -78,6 +78,7 @@ __all__ = [
     "fold_choices",
     "losing_score",
     "new_game",
+    "odds_figure",
     "pair_odds",
     "play",
     "proposed_fold",
@@ -352,6 +353,35 @@ class State:
     def must_hit(self, player: str) -> bool:
         """Whether ``player`` may not fold: Continuous, empty stack, a card to draw (P7)."""
         return self.continuous and not self.stack(player) and self.can_draw
+
+    def used_up(self) -> tuple[int, ...]:
+        """Ranks that cannot come out of the deck now: every copy is in play, kept
+        for scoring or known to be in the discards since the last shuffle."""
+        out = Counter(self.in_play()) + Counter(self.scored()) + Counter(self.known_discards)
+        return tuple(rank for rank in sorted(out) if out[rank] >= copies(rank))
+
+    # Shortcuts to the module functions, for templates and other front ends.
+
+    def fold_choices(self, player: str | None = None) -> list[tuple[str, int]]:
+        """See :func:`fold_choices`."""
+        return fold_choices(self, player)
+
+    def proposed_fold(self, player: str | None = None) -> tuple[str, int] | None:
+        """See :func:`proposed_fold`."""
+        return proposed_fold(self, player)
+
+    def pair_odds(self, player: str | None = None) -> Fraction:
+        """See :func:`pair_odds`."""
+        return pair_odds(self, player)
+
+    def odds_figure(self, player: str | None = None) -> str:
+        """See :func:`odds_figure`."""
+        return odds_figure(self, player)
+
+    @property
+    def odds_note(self) -> str:
+        """The P9 note to show next to the odds: :data:`ODDS_NOTE`."""
+        return ODDS_NOTE
 
 
 def new_game(
@@ -773,6 +803,22 @@ def _odds_counts(state: State, seat: int) -> tuple[int, int]:
     return hits, state.unseen()
 
 
+def odds_figure(state: State, player: str | None = None) -> str:
+    """The odds of :func:`pair_odds` as a short figure: ``"5 in 52 (10%)"``.
+
+    Raises what :func:`pair_odds` raises.
+    """
+    hits, unseen, percent = _odds_parts(state, _folder(state, player))
+    return f"{hits} in {unseen} ({percent})"
+
+
+def _odds_parts(state: State, seat: int) -> tuple[int, int, str]:
+    hits, unseen = _odds_counts(state, seat)
+    odds = Fraction(hits, unseen) if unseen else Fraction(0)
+    percent = f"{round(odds * 100)}%" if odds == 0 or odds >= Fraction(1, 200) else "under 1%"
+    return hits, unseen, percent
+
+
 def describe_odds(state: State, player: str | None = None) -> str:
     """The odds of :func:`pair_odds` in words, with the P9 note.
 
@@ -785,9 +831,7 @@ so this is an estimate.
     Raises what :func:`pair_odds` raises.
     """
     seat = _folder(state, player)
-    hits, unseen = _odds_counts(state, seat)
-    odds = Fraction(hits, unseen) if unseen else Fraction(0)
-    percent = f"{round(odds * 100)}%" if odds == 0 or odds >= Fraction(1, 200) else "under 1%"
+    hits, unseen, percent = _odds_parts(state, seat)
     return (
         f"{state.players[seat]}'s chance of a pair on a hit: {hits} in {unseen} unseen cards "
         f"({percent}). {ODDS_NOTE}"

@@ -1,0 +1,35 @@
+"""Pairs and Continuous Pairs as a table game (options: losing score, Continuous)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules import actions, pairs
+
+from . import GameKind
+
+
+def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
+    # The companion never shuffles for Pairs: people enter the cards they see,
+    # so the seed is not needed.
+    return pairs.new_game(
+        players,
+        continuous=bool(options.get("continuous", False)),
+        target=options.get("target"),
+    )
+
+
+def _apply(state: Any, action: Mapping[str, Any]) -> Any:
+    return pairs.apply(state, actions.from_dict(action, pairs.ACTIONS))
+
+
+KIND = GameKind(
+    key="pairs",
+    title="Pairs",
+    min_players=2,
+    max_players=8,
+    new_state=_new_state,
+    apply=_apply,
+    blurb="Press your luck with the Pairs deck; Continuous Pairs too. Points are bad.",
+)
