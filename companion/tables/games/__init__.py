@@ -34,7 +34,7 @@ class GameKind:
     blurb: str = ""
 
 
-_MODULES = ("scorepad",)
+_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs")
 
 GAMES: dict[str, GameKind] = {}
 

@@ -77,7 +77,7 @@ class Screen:
     uses_seats: bool = False
 
 
-_MODULES = ("scorepad",)
+_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs")
 
 SCREENS: dict[str, Screen] = {}
 
