@@ -18,6 +18,7 @@ from . import games as screens
 BLUEPRINTS = (
     "home",
     "table",
+    "achievements",
 )
 
 CSRF_FIELD = "csrf_token"

@@ -34,7 +34,7 @@ class GameKind:
     blurb: str = ""
 
 
-_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs")
+_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind")
 
 GAMES: dict[str, GameKind] = {}
 

@@ -77,7 +77,7 @@ class Screen:
     uses_seats: bool = False
 
 
-_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs")
+_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind")
 
 SCREENS: dict[str, Screen] = {}
 
