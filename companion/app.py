@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 import tempfile
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,10 @@ def _templates_folder() -> str:
     checkout = Path(__file__).resolve().parent.parent / "templates"
     if (checkout / "base.html").is_file():
         return str(checkout)
-    return str(resources.files("leafpile_templates"))
+    spec = importlib.util.find_spec("leafpile_templates")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("Leafpile's templates are not installed; reinstall the package")
+    return str(next(iter(spec.submodule_search_locations)))
 
 
 def _secret_key(instance: Path) -> str:
