@@ -679,3 +679,119 @@ def test_any_action_at_any_point_is_applied_or_refused_with_a_rule_error(
         assert str(error)
         return
     invariants(after)
+
+
+# --- rulings of our own (README "Rulings of our own") -----------------------
+
+
+def test_pr1_a_discarded_card_can_come_back_only_after_the_reshuffle():
+    game = apply(start(2, 5), Hit("Ana", 3))
+    game = apply(game, Fold("Ben"))  # Ben takes Ana's 2; Ana's 3 and Ben's 5 are discarded
+    game = play(game, [Deal("Ana", 3), Deal("Ben", 3)])
+    game = play(game, [TieBreak("Ana", 6), TieBreak("Ben", 7)])
+    assert game.to_act == "Ana"
+    with pytest.raises(TooManyCopies, match="2 in play, 1 discarded since the last shuffle"):
+        apply(game, Hit("Ana", 3))  # PR1: the third 3 is in the discard pile
+    shuffled = replace(game, deck=0, discards=game.discards + game.deck)
+    shuffled = apply(shuffled, Reshuffle())
+    assert shuffled.known_discards == ()
+    assert apply(shuffled, Hit("Ana", 3)).total("Ana") == 3  # back in the deck: a pair
+
+
+def test_pr2_the_proposal_prefers_the_folders_own_stack():
+    game = play(start(3, 3, 3), [TieBreak(p, c) for p, c in (("Ana", 5), ("Ben", 9), ("Cy", 8))])
+    game = apply(game, Hit("Ana", 7))  # Ben to act; everyone holds a 3
+    assert game.to_act == "Ben"
+    assert pairs.proposed_fold(game) == ("Ben", 3)  # PR2
+    assert pairs.proposed_fold(game, "Cy") == ("Cy", 3)
+    assert apply(game, Fold("Ben")).last.owner == "Ben"
+
+
+def test_pr2_else_the_proposal_takes_from_the_nearest_stack_to_the_left():
+    game = play(start(5, 9, 5), [TieBreak("Ana", 8), TieBreak("Cy", 7)])  # Cy starts
+    game = play(game, [Hit("Cy", 10), Hit("Ana", 10)])  # Ben to act, holds only a 9
+    assert game.to_act == "Ben"
+    assert pairs.proposed_fold(game) == ("Cy", 5)  # PR2: Cy sits left of Ben, then Ana
+    assert pairs.fold_choices(game) == [("Cy", 5), ("Ana", 5)]
+
+
+def test_pr2_a_continuous_fold_from_another_stack_leaves_the_rest_of_it():
+    game = play(start(2, 5, continuous=True), [Hit("Ana", 9)])
+    game = apply(game, Fold("Ben", 2, "Ana"))
+    assert game.stack("Ana") == (9,) and game.stack("Ben") == ()
+
+
+def test_pr5_continuous_play_passes_to_the_scorers_left_without_a_new_deal():
+    game = play(start(3, 5, 7, continuous=True), [Hit("Ana", 3)])  # Ana pairs
+    assert game.phase == PLAY and game.to_act == "Ben" and game.round == 1  # PR5
+    game = play(game, [Hit("Ben", 9), Hit("Cy", 1)])
+    assert game.to_act == "Ana" and game.must_hit("Ana")
+
+
+def test_pr6_with_nothing_to_draw_an_empty_stack_may_fold():
+    game = replace(
+        new_game(["Ana", "Ben"], continuous=True),
+        stacks=((), (4, 6)),
+        deck=0,
+        discards=0,
+        phase=PLAY,
+        turn=0,
+    )
+    assert not game.can_draw and not game.must_hit("Ana")  # PR6
+    game = apply(game, Fold("Ana"))
+    assert game.totals()["Ana"] == 4 and game.stack("Ben") == (6,)
+
+
+# --- helpers for screens -------------------------------------------------------
+
+
+def test_used_up_lists_ranks_whose_every_copy_is_accounted_for():
+    assert start(3, 4).used_up() == ()
+    assert start(1, 4).used_up() == (1,)
+    game = apply(start(2, 5), Hit("Ana", 2))  # one 2 scored, one discarded
+    assert game.used_up() == (2,)
+
+
+@pytest.mark.parametrize(
+    ("cards", "player", "figure"),
+    [
+        ((2, 5), "Ana", "1 in 53 (2%)"),
+        ((10, 9), "Ben", "8 in 53 (15%)"),
+        ((10, 9), "Ana", "9 in 53 (17%)"),
+        ((1, 9), "Ana", "0 in 53 (0%)"),  # the only 1 is in play: it cannot pair
+    ],
+)
+def test_odds_figure_is_hits_in_unseen_with_a_percentage(cards, player, figure):
+    assert pairs.odds_figure(start(*cards), player) == figure  # P9
+
+
+def test_odds_of_an_empty_stack_are_zero_in_words_too():
+    game = play(start(4, 6, continuous=True), [Fold("Ana", 4), Hit("Ben", 2)])
+    assert pairs.odds_figure(game) == "0 in 52 (0%)"
+    assert pairs.describe_odds(game).startswith("Ana's chance of a pair on a hit: 0 in 52")
+
+
+def test_state_shortcuts_match_the_module_functions():
+    game = play(start(4, 6, 8, continuous=True), [Hit("Ana", 9)])
+    assert game.fold_choices() == pairs.fold_choices(game)
+    assert game.proposed_fold() == pairs.proposed_fold(game)
+    assert game.pair_odds("Ana") == pairs.pair_odds(game, "Ana")
+    assert game.odds_figure() == pairs.odds_figure(game)
+    assert game.odds_note == pairs.ODDS_NOTE
+
+
+@pytest.mark.parametrize(
+    ("event", "text"),
+    [
+        (pairs.Event("dealt", "Ana", 4), "Ana was dealt a 4"),
+        (pairs.Event("first", "Ben", 2), "Ben has the low card (2) and goes first"),
+        (pairs.Event("tie", rank=3), "Tie for the low card (3): the tied players get one more"),
+        (pairs.Event("tiebreak-pair", "Cy", 6), "Cy's tie-break card 6 paired: it is discarded"),
+        (pairs.Event("hit", "Ana", 7), "Ana drew a 7: no pair"),
+        (pairs.Event("pair", "Ana", 8), "Ana paired 8s and scores 8"),
+        (pairs.Event("fold", "Ana", 1, "Ana"), "Ana folded and takes their own 1 for 1 point"),
+        (pairs.Event("reshuffle", count=1), "shuffled into a new deck and 1 card burned"),
+    ],
+)
+def test_events_describe_themselves_for_the_table(event, text):
+    assert text in event.describe()

@@ -351,7 +351,10 @@ class State:
         return self.phase != OVER and self.deck == 0 and self.discards > 0
 
     def must_hit(self, player: str) -> bool:
-        """Whether ``player`` may not fold: Continuous, empty stack, a card to draw (P7)."""
+        """Whether ``player`` may not fold: Continuous, empty stack, a card to draw (P7).
+
+        With nothing left to draw at all, even an empty stack may fold (PR6).
+        """
         return self.continuous and not self.stack(player) and self.can_draw
 
     def used_up(self) -> tuple[int, ...]:
@@ -514,6 +517,7 @@ def _draw(state: State, player: str, card: object, verb: str) -> int:
     if card is None or isinstance(card, bool) or not isinstance(card, int | str):
         raise InvalidCard(f"{card!r} is not a card of the Pairs deck (ranks are 1 to 10)")
     rank = parse_card(card)
+    # PR1: face-up cards discarded since the last shuffle cannot be drawn again yet.
     out = {
         "in play": Counter(state.in_play())[rank],
         "kept for scoring": Counter(state.scored())[rank],
@@ -745,7 +749,7 @@ def _score(
         # P2: the game ends at once; this player loses and nobody wins.
         return replace(after, phase=OVER, turn=None, loser=player)
     if state.continuous:
-        return replace(after, turn=_next_seat(state, seat))  # P4, P7
+        return replace(after, turn=_next_seat(state, seat))  # P4, P7, PR5: no new deal
     return replace(after, phase=DEAL, turn=None, round=state.round + 1)
 
 
@@ -815,8 +819,8 @@ def odds_figure(state: State, player: str | None = None) -> str:
 def _odds_parts(state: State, seat: int) -> tuple[int, int, str]:
     hits, unseen = _odds_counts(state, seat)
     odds = Fraction(hits, unseen) if unseen else Fraction(0)
-    percent = f"{round(odds * 100)}%" if odds == 0 or odds >= Fraction(1, 200) else "under 1%"
-    return hits, unseen, percent
+    # Never rounds a real chance down to 0%: at least 1 in 55 when any copy is unseen.
+    return hits, unseen, f"{round(odds * 100)}%"
 
 
 def describe_odds(state: State, player: str | None = None) -> str:
