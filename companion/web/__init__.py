@@ -106,9 +106,15 @@ def _server_error(error: Exception) -> Any:
 
 def init_web(app: Flask) -> None:
     app.extensions["leafpile_store"] = Store(app.config["DATABASE_URL"])
-    app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    # Flask's defaults hold these keys already (as None), so setdefault would
+    # never apply them: fill in only what no configuration chose.
+    for key, value in (
+        ("MAX_CONTENT_LENGTH", 2 * 1024 * 1024),
+        ("SESSION_COOKIE_SAMESITE", "Lax"),
+        ("SESSION_COOKIE_HTTPONLY", True),
+    ):
+        if app.config.get(key) is None:
+            app.config[key] = value
     games.load()
     screens.load()
     app.jinja_env.globals["csrf_token"] = csrf_token
