@@ -180,7 +180,10 @@ def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
                     if isinstance(raw, str)
                     else "".join(part for part in raw if isinstance(part, str))
                 )
-                page.texts.append((origin, str(text)))
+                if clip is None or (
+                    clip[0] <= origin[0] <= clip[2] and clip[1] <= origin[1] <= clip[3]
+                ):
+                    page.texts.append((origin, str(text)))  # visible: not clipped away
         page.text = "\n".join(text for _, text in page.texts)
         pages.append(page)
     return pages
