@@ -13,6 +13,7 @@ Cold Snaps, and a last Cold Snap in which Ben plays his last card.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -21,6 +22,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LIVE = 3_000  # ms: the other phone must show a change this fast
 PLAYERS = ("Ana", "Ben", "Cy")
+
+
+# The thumb-size and label check of tests/test_feel_browser.py, run mid-game.
+FEEL_CHECK = "\n".join(
+    line
+    for line in (Path(__file__).parent / "feel_check.js").read_text().splitlines()
+    if not line.startswith("//")
+)
 
 
 def board(page):
@@ -91,6 +100,7 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     expect(lit).to_have_count(1)
     box = lit.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 300
+    assert ben.evaluate(FEEL_CHECK) == []
     lit.click()
     expect(ben.get_by_test_id("prompt")).to_contain_text("Ana's turn: the 10")
     expect(shared.get_by_test_id("prompt")).to_contain_text("Ana's turn: the 10", timeout=LIVE)
@@ -116,6 +126,7 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     # Ben's phone enters the others' highest cards (Ana can only hold her 10).
     ben.get_by_text("Enter for the others").click()
     expect(ben.get_by_role("radio", name="Ana: highest 9")).to_be_disabled()
+    assert ben.evaluate(FEEL_CHECK) == []
     ben.get_by_role("radio", name="Ana: highest 10").check()
     ben.get_by_role("radio", name="Cy: highest 10").check()
     ben.get_by_role("button", name="Enter highest cards").click()
