@@ -358,7 +358,15 @@ def test_fold_cannot_take_a_card_that_is_not_in_play_or_not_in_that_stack():
 def test_p7_a_continuous_fold_may_take_any_card_in_play():
     game = play(start(4, 6, 8, continuous=True), [Hit("Ana", 9), Hit("Ben", 2)])  # Cy
     assert pairs.proposed_fold(game) == ("Ben", 2)  # P7: the lowest is proposed
-    assert ("Ana", 9) in pairs.fold_choices(game)
+    # P7: every card in play, lowest first; within a rank, the folder's own first (PR2)
+    assert pairs.fold_choices(game) == [("Ben", 2), ("Ana", 4), ("Ben", 6), ("Cy", 8), ("Ana", 9)]
+    assert pairs.fold_choices(game, "Ana") == [
+        ("Ben", 2),
+        ("Ana", 4),
+        ("Ben", 6),
+        ("Cy", 8),
+        ("Ana", 9),
+    ]
     game = apply(game, Fold("Cy", 9, "Ana"))
     assert game.totals() == {"Ana": 0, "Ben": 0, "Cy": 9}
     # only the folder's stack is discarded; the others keep theirs (minus the taken card)

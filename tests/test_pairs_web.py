@@ -195,7 +195,7 @@ def test_continuous_fold_offers_every_card_in_play_lowest_first(phone, make_tabl
     text = words(response)
     assert "Continuous Pairs" in text
     choices = re.findall(r"Take (own|\w+'s) (\d+) \(", text)
-    assert choices == [("own", "6"), ("Cy's", "8"), ("Ana's", "4"), ("Ana's", "9")]
+    assert choices == [("Ana's", "4"), ("own", "6"), ("Cy's", "8"), ("Ana's", "9")]
     assert "Take Ana's 4 (4 points) · lowest" in text
     response = act_all(phone, table, ("fold", {"player": "Ben", "card": "9", "owner": "Ana"}))
     game = state_of(store, table)

@@ -639,8 +639,9 @@ def _hit(state: State, action: Hit) -> State:
 def fold_choices(state: State, player: str | None = None) -> list[tuple[str, int]]:
     """The cards a fold by ``player`` (default: the player to act) may take.
 
-    Pairs of (owner, rank), in seating order starting with the folder and
-    then to the left, each stack ascending. Basic Pairs: only the lowest rank
+    Pairs of (owner, rank), lowest rank first; within a rank, the folder's
+    own stack first, then the stacks to their left in order (PR2), so the
+    first choice is :func:`proposed_fold`. Basic Pairs: only the lowest rank
     in play (P6); Continuous: every card in play (P7). Empty when no card is
     in play.
 
@@ -650,7 +651,8 @@ def fold_choices(state: State, player: str | None = None) -> list[tuple[str, int
     seat = _folder(state, player)
     n = len(state.players)
     order = [(seat + k) % n for k in range(n)]
-    choices = [(state.players[s], rank) for s in order for rank in sorted(state.stacks[s])]
+    held = [(rank, k, order[k]) for k in range(n) for rank in state.stacks[order[k]]]
+    choices = [(state.players[seat], rank) for rank, _, seat in sorted(held)]
     if state.continuous or not choices:
         return choices
     low = min(rank for _, rank in choices)
@@ -668,10 +670,7 @@ def proposed_fold(state: State, player: str | None = None) -> tuple[str, int] | 
     player or when nobody is to act.
     """
     choices = fold_choices(state, player)
-    if not choices:
-        return None
-    low = min(rank for _, rank in choices)
-    return next((owner, rank) for owner, rank in choices if rank == low)
+    return choices[0] if choices else None
 
 
 def _folder(state: State, player: str | None) -> int:
