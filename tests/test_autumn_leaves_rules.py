@@ -508,6 +508,32 @@ def test_a8_scores_may_be_entered_one_phone_at_a_time():
     assert len(state.results) == 1
 
 
+def test_a8_highest_cards_entered_in_separate_actions_are_counted_together():
+    discards = (10,) * 9
+    state = position([[5], [7], [1]], [1, 6, 6], 30, discards=discards)
+    state = play(reveal(state, 6, 6, 2), Place("Cy", "Cy"), Place("Ana", "Ben"))
+    state = apply(state, Highest((("Cy", 10),)))  # the tenth 10
+    with pytest.raises(TooManyCopies, match="only 10 cards of rank 10"):
+        apply(state, Highest((("Ben", 10),)))  # Ben's known 6 is not a 10
+
+
+def test_entry_choices_offer_only_acceptable_cards():
+    state = position([[1], [2], [2]], [6, 6, 6], 34)
+    assert autumn_leaves.entry_choices(state, "Ana") == (3, 4, 5, 6, 7, 8, 9, 10)
+    assert state.choices("Ana") == autumn_leaves.entry_choices(state, "Ana")
+    assert autumn_leaves.entry_choices(state, "Zed") == ()
+    playing = reveal(state, 3, 4, 5)
+    assert autumn_leaves.entry_choices(playing, "Ana") == ()
+    over = play(
+        reveal(position([[5], [7], [1]], [1, 1, 6], 44), 6, 9, 2),
+        Place("Cy", "Cy"),
+        Place("Ana", "Ana"),
+    )
+    assert over.choices("Ben") == (9,)  # Ben's only card is the 9 he took back
+    assert over.choices("Ana") == ()  # the winner holds nothing
+    assert over.choices("Cy")[0] == 4  # 5 cards: 1 and 2 are mostly gone, 3s too few
+
+
 # --------------------------------------------------------------------------
 # A9 six hands, lowest total wins, ties share
 # --------------------------------------------------------------------------

@@ -273,7 +273,11 @@ class Move:
     pile: str | None = None
 
     def describe(self) -> str:
-        """The move in plain words, e.g. ``"Ana put her 6 on Ben's pile"``-style."""
+        """The move in plain words.
+
+        >>> Move("Ana", 6, "place", "Ben").describe()
+        "Ana: 6 onto Ben's pile"
+        """
         if self.kind in ("start", "cold snap"):
             return f"{self.player}: {self.card} onto their own pile"
         if self.kind == "place":
@@ -410,13 +414,15 @@ class State:
 
     def known_cards(self) -> Counter[int]:
         """Every card of this hand the companion knows about (piles, discards,
-        revealed cards, cards known to be in hands)."""
+        revealed cards, cards known to be in hands, highest cards entered)."""
         known: Counter[int] = Counter(self.discards)
         for pile in self.piles:
             known.update(pile)
         known.update(c for c in self.revealed if c is not None)
-        for cards in self.known_in_hand:
+        for cards, high in zip(self.known_in_hand, self.highest, strict=True):
             known.update(cards)
+            if high is not None and high not in cards:
+                known[high] += 1  # a highest card entered at scoring is one more card
         return known
 
 
