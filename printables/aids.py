@@ -1,0 +1,547 @@
+"""Player aids: one half-page card per game, in our own words, with a QR code.
+
+Two aids share a sheet (cut on the dashed line). The numbers on them (losing
+scores, slug sizes, scoring tables, bonuses) come from :mod:`companion.rules`,
+so the aids and the referees always agree. The QR code opens the companion
+at the URL chosen in :class:`~printables.sheet.Options`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import qrcode
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, venture
+
+from .sheet import FOOTER_TOP_MM, INK, SAFE_EDGE_MM, SOFT, Options, draw_footer, mm, saved
+
+QR_MM = 24.0
+"""Side of the printed QR code (big enough for a phone at arm's length)."""
+
+Block = tuple[str, ...] | str
+"""A paragraph (str) or a table row (a tuple of cells)."""
+
+
+@dataclass(frozen=True)
+class Aid:
+    game: str
+    tagline: str
+    colour: str
+    sections: tuple[tuple[str, tuple[Block, ...]], ...]
+
+    @property
+    def key_lines(self) -> list[str]:
+        """Every paragraph and table row, as printed (for tests and the web page)."""
+        lines: list[str] = []
+        for heading, blocks in self.sections:
+            lines.append(heading)
+            for block in blocks:
+                lines.append(block if isinstance(block, str) else "  ".join(block))
+        return lines
+
+
+def _pairs_table() -> tuple[Block, ...]:
+    counts = range(2, 7)
+    return (
+        ("Players", *[f"{n}{'+' if n == 6 else ''}" for n in counts]),
+        ("You lose at", *[str(pairs.losing_score(n)) for n in counts]),
+    )
+
+
+def pairs_aid() -> Aid:
+    return Aid(
+        "Pairs",
+        "2 or more players · points are bad · one loser, no winner",
+        "#7b3f2a",
+        (
+            (
+                "The deck",
+                (
+                    "55 cards: one 1, two 2s, three 3s ... ten 10s. The blank cut card "
+                    "stays under the deck so nobody sees the bottom card.",
+                    "Shuffle and put 5 cards face down as discards (again after every reshuffle).",
+                ),
+            ),
+            (
+                "Each round",
+                (
+                    "Everyone gets one card face up. The lowest card goes first; tied "
+                    "players each take one more card and compare only those.",
+                    "On your turn: HIT (take a card face up) or FOLD. Turns pass to the left.",
+                    "PAIR: your new card matches a rank already in front of you. You score "
+                    "that rank (a pair of 8s is 8 points) and the round ends. Keep one of "
+                    "the pair as your score.",
+                    "FOLD: take the lowest card showing on the whole table and score it. "
+                    "The round ends.",
+                    "Then all cards in play go to the discards. Scoring cards stay out "
+                    "until the game ends.",
+                ),
+            ),
+            (
+                "The end",
+                (
+                    *_pairs_table(),
+                    "The first player whose total reaches the number for the table loses.",
+                ),
+            ),
+        ),
+    )
+
+
+def continuous_aid() -> Aid:
+    return Aid(
+        "Continuous Pairs",
+        "Pairs as one long round · 2 or more players · points are bad",
+        "#9b2d20",
+        (
+            (
+                "Same as Pairs",
+                (
+                    "Deck, burn of 5, turns to the left, pairs, scoring cards and the "
+                    "losing scores all work as in Pairs.",
+                ),
+            ),
+            (
+                "What changes",
+                (
+                    "After a pair or a fold only that player clears their cards. "
+                    "Everybody else keeps what is in front of them.",
+                    "A fold may take ANY card in play, not only the lowest (the "
+                    "companion suggests the lowest; you may pick another).",
+                    "With no cards in front of you, you must hit.",
+                    "When the deck runs out, shuffle the discards, burn 5 and go on.",
+                ),
+            ),
+            (
+                "The end",
+                (
+                    *_pairs_table(),
+                    "First to reach the table's number loses.",
+                ),
+            ),
+        ),
+    )
+
+
+def venture_aid() -> Aid:
+    counts = range(venture.MIN_PLAYERS, venture.MAX_PLAYERS + 1)
+    return Aid(
+        "Venture",
+        f"{venture.MIN_PLAYERS}-{venture.MAX_PLAYERS} players · bid, bluff, "
+        "capture as little as you can",
+        "#2f6f8f",
+        (
+            (
+                "Set up",
+                (
+                    ("Players", *[str(n) for n in counts]),
+                    ("Slug", *[str(venture.slug_size(n)) for n in counts]),
+                    ("Hand", *[str(venture.hand_size(n)) for n in counts]),
+                    "Deal the slug face down in the middle, the rest out evenly. Turn the "
+                    "slug face up: it is the first pool.",
+                ),
+            ),
+            (
+                "Each round",
+                (
+                    "Everyone lays one card face down as a bid. Talk, promise, bluff. "
+                    "Reveal together.",
+                    "Bids fire from the lowest rank up. A rank bid by two or more "
+                    "players misfires: it takes nothing and stays on the table.",
+                    "The lowest bid (if it does not misfire) takes every card of the "
+                    "highest rank on the table.",
+                    "Every other bid takes all table cards ranked below it: pool and "
+                    "bids, fired or not. A bid taken before it fires does nothing.",
+                    "What is left is the next pool. Play until hands are empty.",
+                ),
+            ),
+            (
+                "Scoring",
+                (
+                    "Each captured card is -1. A whole rank (your captures plus those "
+                    "left in the final pool, if you hold at least one) is +1 a card "
+                    "instead. Highest total wins.",
+                ),
+            ),
+        ),
+    )
+
+
+def autumn_leaves_aid() -> Aid:
+    return Aid(
+        "Autumn Leaves",
+        f"{autumn_leaves.MIN_PLAYERS}-{autumn_leaves.MAX_PLAYERS} players · "
+        f"{autumn_leaves.HANDS} hands · empty your hand · low score wins",
+        "#c46a1b",
+        (
+            (
+                "Set up",
+                (
+                    f"Deal {autumn_leaves.HAND_SIZE} cards each from a Pairs deck; the "
+                    "rest is the deck, with room for discards.",
+                ),
+            ),
+            (
+                "Each round",
+                (
+                    "Everyone picks a card and all reveal at once. In the first round "
+                    "each card simply starts its owner's leaf pile.",
+                    "Later: the lowest card acts first. Ties: compare your own piles "
+                    "from the top down; lower goes first, a card beats no card, "
+                    "identical piles go in random order. Check again after each play.",
+                    "A card goes on ANY pile whose top is exactly one rank above or "
+                    "below it (a 6 on a 5 or a 7). If it can go somewhere, it must.",
+                    "If it cannot: take it back, or discard it and draw one.",
+                    "COLD SNAP: if no revealed card fits anywhere, everyone puts theirs "
+                    "on their own pile, in play order.",
+                ),
+            ),
+            (
+                "End of a hand",
+                (
+                    "It ends when someone plays their last card or the last card is "
+                    "drawn. Cards not yet played go back to their hands.",
+                    "Emptied your hand: minus 1 per card in your own pile.",
+                    "Everyone else: highest card in hand minus cards in own pile, "
+                    "never below 0 (a 9 with 6 in the pile is 3).",
+                ),
+            ),
+        ),
+    )
+
+
+def leaf_aid() -> Aid:
+    def start(level: str) -> str:
+        sun, animals = north_wind.STARTING[level]
+        return f"{level} {sun} sun, {animals or 'no'} animal{'s' if animals != 1 else ''}"
+
+    counts = range(1, 6)
+    return Aid(
+        "Leaf: the North Wind",
+        "solo opponent turn and final scoring",
+        "#2e7d5b",
+        (
+            (
+                "Set up",
+                (
+                    "The North Wind starts with "
+                    + "; ".join(start(d) for d in north_wind.DIFFICULTIES)
+                    + " (random animals), never leaf cards. You go first.",
+                ),
+            ),
+            (
+                "Its turn",
+                (
+                    "1 Flip a card. Reshuffle card: shuffle all 13, flip again. Empty "
+                    "leaf pile: flip again.",
+                    "2 Place that leaf: most tips of the card's colour, then most tips, "
+                    "then fewest leaves with your mushrooms, then red, orange, brown, "
+                    "yellow, green tips. Still tied: you choose.",
+                    f"3 Touching {north_wind.BOOST_LIMIT} tips or fewer: a baby mushroom on it.",
+                    "4 One action per touched tip. Yellow +1 sun. Green +1 acorn. Red: "
+                    "before the first hibernation a baby mushroom, after it grow one. "
+                    "Orange: best animal for its Forest (arrow breaks ties). Brown: "
+                    "climb one (fork: follow the arrow; top: +1 acorn). Nothing to do: "
+                    "+1 acorn.",
+                    f"5 With {north_wind.SEASON_COST}+ sun it spends "
+                    f"{north_wind.SEASON_COST} to advance the season.",
+                    "Frost: it hibernates its biggest group (tie: fewest of that animal "
+                    "on the mat).",
+                ),
+            ),
+            (
+                "Scoring",
+                (
+                    ("How many", *[str(n) for n in counts]),
+                    ("Den animals", *[str(leaf.animal_acorns(n)) for n in counts]),
+                    ("Adult mushrooms", *[str(leaf.mushroom_acorns(n)) for n in counts]),
+                    "Den animals count per type; a mushroom group is adults on touching "
+                    "leaves. Each one more adds 1.",
+                    f"Sun + leaf cards: half, rounded down ({leaf.leftover_acorns(3, 2)} "
+                    "for 5). Tree: highest 6, second 3. -3 per -3 token.",
+                    "North Wind: +1 per animal in its Forest beyond yours.",
+                ),
+            ),
+        ),
+    )
+
+
+def autumn_ash_aid() -> Aid:
+    bonuses = ", ".join(
+        f"{colour} +{autumn_ash.COLOUR_BONUS[colour]}"
+        for colour in autumn_ash.COLOURS
+        if autumn_ash.COLOUR_BONUS[colour]
+    )
+    return Aid(
+        "Autumn Ash",
+        f"2 players · pyramids · first to {autumn_ash.WINNING_TOTAL} points wins",
+        "#b8860b",
+        (
+            (
+                "Pieces",
+                (
+                    "Pawn = small (1 pip), drone = medium (2), queen = large (3).",
+                    "Rainbow: "
+                    + " > ".join(autumn_ash.RAINBOW)
+                    + ".  Xeno: "
+                    + " > ".join(autumn_ash.XENO)
+                    + ".",
+                    "Black and purple are burnt ash: they never move, still block and "
+                    "can still be bagged.",
+                    "Set one green and one clear trio aside. The start diagram is lost: "
+                    "agree a start layout together.",
+                ),
+            ),
+            (
+                "Your turn",
+                (
+                    "1 You may enter a piece of your first colour on an empty corner entry point.",
+                    "2 Move one piece up to 2 squares orthogonally, never jumping. It "
+                    "becomes the next colour of your side (any size you have left).",
+                    "3 A straight line of 3 or more of one colour (row, column, "
+                    "diagonal, or up a stack) is bagged: score it.",
+                    "Blocking: a pawn keeps enemy queens out of the squares beside it; "
+                    "a drone stops enemy drones and queens coming at it head on.",
+                    "Stacking ends the move and the piece becomes a pawn. Anything caps "
+                    "a queen; pawns cap drones; drones or pawns cap pawns.",
+                ),
+            ),
+            ("Scoring", (f"Pips bagged, plus once per colour per move: {bonuses}.",)),
+        ),
+    )
+
+
+def all_aids() -> list[Aid]:
+    """The six aids in print order."""
+    return [
+        pairs_aid(),
+        continuous_aid(),
+        venture_aid(),
+        autumn_leaves_aid(),
+        leaf_aid(),
+        autumn_ash_aid(),
+    ]
+
+
+def qr_matrix(url: str) -> list[list[bool]]:
+    """The QR code's modules for ``url`` (True = dark), without quiet zone."""
+    code = qrcode.QRCode(border=0, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    code.add_data(url)
+    code.make(fit=True)
+    return [list(row) for row in code.get_matrix()]
+
+
+def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """Draw the QR code for ``url`` with its bottom-left corner at (x, y).
+
+    Dark modules are merged into horizontal runs, one rectangle per run.
+    """
+    matrix = qr_matrix(url)
+    cell = size / len(matrix)
+    canvas.setFillColor(HexColor("#000000"))
+    for row, modules in enumerate(matrix):
+        top = y + size - (row + 1) * cell
+        column = 0
+        while column < len(modules):
+            if modules[column]:
+                start = column
+                while column < len(modules) and modules[column]:
+                    column += 1
+                canvas.rect(x + start * cell, top, (column - start) * cell, cell, stroke=0, fill=1)
+            else:
+                column += 1
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def aid_boxes(options: Options) -> tuple[Box, Box]:
+    """The two half-page aid areas of a sheet (points): top, then bottom."""
+    width, height = options.page_size
+    margin = mm(SAFE_EDGE_MM + 3)
+    low = mm(FOOTER_TOP_MM + 1)
+    high = height - margin
+    gap = mm(8)
+    each = (high - low - gap) / 2
+    return (
+        Box(margin, low + each + gap, width - 2 * margin, each),
+        Box(margin, low, width - 2 * margin, each),
+    )
+
+
+Op = tuple[str, float, float, str]
+"""A drawing step: (kind, x, y, text); kind is heading, label, cell or line."""
+
+
+def _units(aid: Aid) -> list[list[tuple[str, Block]]]:
+    """Pieces that must stay in one column: a heading with its first block,
+    a whole table, or a paragraph."""
+    units: list[list[tuple[str, Block]]] = []
+    for heading, blocks in aid.sections:
+        pending: list[tuple[str, Block]] = [("heading", heading)]
+        for block in blocks:
+            if isinstance(block, tuple):
+                if pending and pending[-1][0] == "row":
+                    pending.append(("row", block))
+                    continue
+                if pending and pending[-1][0] != "heading":
+                    units.append(pending)
+                    pending = []
+                pending.append(("row", block))
+            else:
+                if pending and pending[-1][0] == "heading" or not pending:
+                    pending.append(("para", block))
+                else:
+                    units.append(pending)
+                    pending = [("para", block)]
+                units.append(pending)
+                pending = []
+        if pending:
+            units.append(pending)
+    return units
+
+
+def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | None:
+    """Where every word goes at font ``size``; None if the aid overflows."""
+    pad = mm(3)
+    title_h = mm(11)
+    column_gap = mm(5)
+    column_w = (box.w - 2 * pad - (columns - 1) * column_gap) / columns
+    qr_bottom = box.y + box.h - title_h - pad - mm(QR_MM + 8)
+    leading = size * 1.22
+    top = box.y + box.h - title_h - pad
+    bottom = box.y + pad
+
+    def width_at(col: int, at_y: float) -> float:
+        if col == columns - 1 and at_y + size > qr_bottom:
+            return column_w - mm(QR_MM + 4)
+        return column_w
+
+    def place(unit: list[tuple[str, Block]], col: int, y: float) -> tuple[list[Op], float]:
+        ops: list[Op] = []
+        x = box.x + pad + col * (column_w + column_gap)
+        for kind, block in unit:
+            if kind == "heading":
+                y -= size * 1.5
+                ops.append(("heading", x, y + size * 0.25, str(block)))
+            elif kind == "row":
+                y -= leading
+                cells = tuple(block)
+                room = width_at(col, y)
+                first = max(room * 0.3, stringWidth(cells[0], "Helvetica-Bold", size) + mm(2))
+                rest = (room - first) / (len(cells) - 1)
+                ops.append(("label", x, y, cells[0]))
+                for index, cell in enumerate(cells[1:]):
+                    ops.append(("cell", x + first + (index + 0.5) * rest, y, cell))
+            else:
+                words = str(block).split()
+                while words:
+                    y -= leading
+                    room = width_at(col, y)
+                    take = 1
+                    while (
+                        take < len(words)
+                        and stringWidth(" ".join(words[: take + 1]), "Helvetica", size) <= room
+                    ):
+                        take += 1
+                    ops.append(("line", x, y, " ".join(words[:take])))
+                    words = words[take:]
+                y -= leading * 0.3
+        return ops, y
+
+    ops: list[Op] = []
+    col, y = 0, top
+    for unit in _units(aid):
+        placed, end = place(unit, col, y)
+        while end < bottom:
+            col, y = col + 1, top
+            if col >= columns:
+                return None
+            placed, end = place(unit, col, y)
+        ops.extend(placed)
+        y = end
+    return ops
+
+
+def fitted_size(aid: Aid, box: Box) -> float:
+    """The largest font size (10.5 pt down to 5.6 pt) at which the aid fits its box.
+
+    Raises ``ValueError`` naming the game when even the smallest size overflows.
+    """
+    size = 10.5
+    while size >= 5.6:
+        if _layout(aid, box, size) is not None:
+            return size
+        size -= 0.2
+    raise ValueError(f"the {aid.game} aid does not fit half a page")
+
+
+def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
+    colour = HexColor(aid.colour)
+    with saved(canvas):
+        canvas.setStrokeColor(colour)
+        canvas.setLineWidth(1.2)
+        canvas.roundRect(box.x, box.y, box.w, box.h, mm(3), stroke=1, fill=0)
+        canvas.setFillColor(colour)
+        path = canvas.beginPath()
+        path.roundRect(box.x, box.y + box.h - mm(9), box.w, mm(9), mm(3))
+        canvas.drawPath(path, stroke=0, fill=1)
+        canvas.rect(box.x, box.y + box.h - mm(9), box.w, mm(4), stroke=0, fill=1)
+        canvas.setFillColor(HexColor("#ffffff"))
+        canvas.setFont("Helvetica-Bold", 13)
+        canvas.drawString(box.x + mm(3), box.y + box.h - mm(6.6), aid.game)
+        canvas.setFont("Helvetica", 7.5)
+        canvas.drawRightString(box.x + box.w - mm(3), box.y + box.h - mm(6.1), aid.tagline)
+        size = fitted_size(aid, box)
+        fonts = {
+            "heading": ("Helvetica-Bold", size * 1.15),
+            "label": ("Helvetica-Bold", size),
+            "cell": ("Helvetica", size),
+            "line": ("Helvetica", size),
+        }
+        for kind, x, y, text in _layout(aid, box, size) or []:
+            canvas.setFillColor(colour if kind == "heading" else INK)
+            canvas.setFont(*fonts[kind])
+            if kind == "cell":
+                canvas.drawCentredString(x, y, text)
+            else:
+                canvas.drawString(x, y, text.upper() if kind == "heading" else text)
+        qx = box.x + box.w - mm(3 + QR_MM)
+        qy = box.y + box.h - mm(11 + 3 + QR_MM)
+        draw_qr(canvas, url, qx, qy, mm(QR_MM))
+        canvas.setFillColor(SOFT)
+        canvas.setFont("Helvetica", 5.5)
+        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(3), "scan: the table companion")
+        url_text = url if len(url) <= 44 else url[:41] + "..."
+        canvas.setFont("Helvetica", 5)
+        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2), url_text)
+
+
+def draw_aids(canvas: Canvas, options: Options) -> None:
+    aids = all_aids()
+    boxes = aid_boxes(options)
+    sheets = (len(aids) + 1) // 2
+    width, _ = options.page_size
+    for sheet in range(sheets):
+        pair: Sequence[Aid] = aids[sheet * 2 : sheet * 2 + 2]
+        for aid, box in zip(pair, boxes, strict=False):
+            _draw_aid(canvas, aid, box, options.url)
+        # Cut line between the two halves.
+        cut = (boxes[0].y + boxes[1].y + boxes[1].h) / 2
+        with saved(canvas):
+            canvas.setDash(3, 2)
+            canvas.setStrokeColor(SOFT)
+            canvas.setLineWidth(0.4)
+            canvas.line(mm(SAFE_EDGE_MM), cut, width - mm(SAFE_EDGE_MM), cut)
+        draw_footer(canvas, options, f"Player aids · sheet {sheet + 1} of {sheets}")
+        canvas.showPage()
