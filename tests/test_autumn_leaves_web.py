@@ -163,6 +163,7 @@ def test_six_hands_end_the_game_with_the_winner(phone, table, store):
     assert store.snapshot(table.token).state.phase == al.OVER
     assert screen.summary(store.snapshot(table.token).state) == "Game over: Ben wins"
     assert 'name="action"' not in board.split('class="undo-bar"')[0]
+    assert "Leaf piles" not in board  # the last hand's piles no longer matter
 
 
 def test_the_spectator_view_has_no_forms(phone, table, client):
