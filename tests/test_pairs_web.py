@@ -112,6 +112,7 @@ def test_full_page_shows_the_deal_pad_for_the_first_player(phone, make_table):
     assert "Card dealt to Ana" in source
     assert source.count('class="pad-key"') == 10
     assert "50 cards in the deck" in words(response)
+    assert "burn 5 cards face down" in words(response)  # P8
     assert "losing score 31" in words(response)
     # every form works without JavaScript: a real action URL
     assert f'action="/t/{table.token}/act"' in source
@@ -124,6 +125,7 @@ def test_an_htmx_post_returns_only_the_board_fragment(phone, make_table, store):
     source = page_text(response)
     assert "<html" not in source and source.lstrip().startswith('<div id="board"')
     assert "Card dealt to Ben" in source
+    assert "burn 5 cards" not in source  # only before the first card
     assert state_of(store, table).stack("Ana") == (4,)
 
 
