@@ -1,0 +1,362 @@
+"""Score pads: one sheet per game, to fill in with a pencil.
+
+Autumn Leaves (6 hands x up to 6 players), Pairs (a tally row per player up
+to the losing score, for each table size), Venture (captures and full sets
+by rank), Leaf (the L1-L5 breakdown, with the North Wind's column) and
+Autumn Ash (the race to 21 with the colour bonuses). Every number printed
+comes from :mod:`companion.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.rules import autumn_ash, autumn_leaves, cards, leaf, pairs, venture
+
+from .sheet import FOOTER_TOP_MM, INK, SAFE_EDGE_MM, SOFT, Options, draw_footer, mm, saved
+
+LINE = HexColor("#8a7f70")
+SHADE = HexColor("#efe6d6")
+MARGIN_MM = SAFE_EDGE_MM + 5
+
+
+def _title(canvas: Canvas, options: Options, title: str, subtitle: str, colour: str) -> float:
+    """Draw the sheet's heading; returns the y (points) under it."""
+    width, height = options.page_size
+    top = height - mm(MARGIN_MM)
+    canvas.setFillColor(HexColor(colour))
+    canvas.rect(mm(MARGIN_MM), top - mm(10), width - 2 * mm(MARGIN_MM), mm(10), stroke=0, fill=1)
+    canvas.setFillColor(HexColor("#ffffff"))
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(mm(MARGIN_MM + 3), top - mm(7), title)
+    canvas.setFont("Helvetica", 8)
+    canvas.drawRightString(width - mm(MARGIN_MM + 3), top - mm(6.5), subtitle)
+    return top - mm(14)
+
+
+def _grid(
+    canvas: Canvas,
+    x: float,
+    top: float,
+    widths: Sequence[float],
+    height: float,
+    rows: Sequence[Sequence[str]],
+    *,
+    header_rows: int = 1,
+    shade_rows: Sequence[int] = (),
+    size: float = 8,
+) -> float:
+    """A ruled table; ``rows`` of cell texts (blank cells to write in).
+
+    Returns the y (points) under the table.
+    """
+    total = sum(widths)
+    for index, row in enumerate(rows):
+        y = top - (index + 1) * height
+        if index < header_rows or index in shade_rows:
+            canvas.setFillColor(SHADE)
+            canvas.rect(x, y, total, height, stroke=0, fill=1)
+        cx = x
+        for column, (width, text) in enumerate(zip(widths, row, strict=False)):
+            if text:
+                bold = index < header_rows or column == 0
+                canvas.setFillColor(INK)
+                canvas.setFont("Helvetica-Bold" if bold else "Helvetica", size)
+                if column == 0:
+                    canvas.drawString(cx + mm(1.5), y + height / 2 - size * 0.35, text)
+                else:
+                    canvas.drawCentredString(cx + width / 2, y + height / 2 - size * 0.35, text)
+            cx += width
+    canvas.setStrokeColor(LINE)
+    canvas.setLineWidth(0.5)
+    bottom = top - len(rows) * height
+    for index in range(len(rows) + 1):
+        y = top - index * height
+        canvas.line(x, y, x + total, y)
+    cx = x
+    for width in (0.0, *widths):
+        cx += width
+        canvas.line(cx, top, cx, bottom)
+    return bottom
+
+
+def _note(canvas: Canvas, x: float, y: float, lines: Sequence[str], size: float = 7.5) -> float:
+    canvas.setFillColor(SOFT)
+    canvas.setFont("Helvetica", size)
+    for line in lines:
+        y -= size * 1.35
+        canvas.drawString(x, y, line)
+    return y
+
+
+def _autumn_leaves(canvas: Canvas, options: Options) -> None:
+    width, _ = options.page_size
+    top = _title(
+        canvas,
+        options,
+        "Autumn Leaves",
+        f"{autumn_leaves.HANDS} hands · up to {autumn_leaves.MAX_PLAYERS} players · low total wins",
+        "#c46a1b",
+    )
+    for block in range(2):  # two games per sheet
+        left = mm(MARGIN_MM)
+        usable = width - 2 * left
+        first = mm(28)
+        column = (usable - first) / autumn_leaves.MAX_PLAYERS
+        rows: list[list[str]] = [["Player", *[""] * autumn_leaves.MAX_PLAYERS]]
+        rows += [
+            [f"Hand {n}", *[""] * autumn_leaves.MAX_PLAYERS]
+            for n in range(1, autumn_leaves.HANDS + 1)
+        ]
+        rows.append(["Total", *[""] * autumn_leaves.MAX_PLAYERS])
+        top = _grid(
+            canvas,
+            left,
+            top,
+            [first] + [column] * autumn_leaves.MAX_PLAYERS,
+            mm(11),
+            rows,
+            shade_rows=(len(rows) - 1,),
+            size=9,
+        )
+        if block == 0:
+            top = _note(
+                canvas,
+                left,
+                top,
+                [
+                    "Emptied your hand: minus the cards in your own leaf pile. "
+                    "Everyone else: highest card in hand minus cards in own pile, "
+                    "0 at least.",
+                    f"Check: {autumn_leaves.hand_score(6, 9, winner=False)} for a 9 in hand with 6 "
+                    f"in the pile; {autumn_leaves.hand_score(6, 4, winner=False)} for a 4; "
+                    f"{autumn_leaves.hand_score(5, None, winner=True)} for emptying your hand "
+                    "onto a pile of 5.",
+                ],
+            ) - mm(6)
+
+
+def _pairs(canvas: Canvas, options: Options) -> None:
+    width, _ = options.page_size
+    top = _title(
+        canvas, options, "Pairs", "cross off one box per point · the last box loses", "#7b3f2a"
+    )
+    left = mm(MARGIN_MM)
+    name_w = mm(24)
+    longest = pairs.losing_score(2)
+    box = min(mm(5.4), (width - 2 * left - name_w) / longest)
+    for players in range(2, 7):
+        target = pairs.losing_score(players)
+        canvas.setFillColor(INK)
+        canvas.setFont("Helvetica-Bold", 9)
+        label = f"{players}{' or more' if players == 6 else ''} players: you lose at {target}"
+        canvas.drawString(left, top - mm(4), label)
+        top -= mm(6)
+        for _ in range(players):
+            top -= box + mm(1.2)
+            canvas.setStrokeColor(LINE)
+            canvas.setLineWidth(0.5)
+            canvas.line(left, top, left + name_w - mm(2), top)
+            for point in range(1, target + 1):
+                bx = left + name_w + (point - 1) * box
+                losing = point == target
+                canvas.setFillColor(HexColor("#d9b9a8") if losing else HexColor("#ffffff"))
+                canvas.rect(bx, top, box, box, stroke=1, fill=1)
+                canvas.setFillColor(SOFT if not losing else INK)
+                canvas.setFont("Helvetica-Bold" if losing else "Helvetica", 5.5)
+                canvas.drawCentredString(bx + box / 2, top + box / 2 - 2, str(point))
+        top -= mm(3)
+
+
+def _venture(canvas: Canvas, options: Options) -> None:
+    width, _ = options.page_size
+    top = _title(
+        canvas,
+        options,
+        "Venture",
+        f"{venture.MIN_PLAYERS}-{venture.MAX_PLAYERS} players · "
+        "tally captures by rank · highest total wins",
+        "#2f6f8f",
+    )
+    left = mm(MARGIN_MM)
+    usable = width - 2 * left
+    first = mm(26)
+    tail = mm(16)
+    rank_w = (usable - first - 3 * tail) / len(cards.RANKS)
+    header = ["Rank", *[str(rank) for rank in cards.RANKS], "Cards", "Sets", "Score"]
+    copies = [
+        "(cards)",
+        *[f"of {cards.copies(rank)}" for rank in cards.RANKS],
+        "-1 each",
+        "+1 each",
+        "",
+    ]
+    rows = [header, copies] + [[""] * len(header) for _ in range(venture.MAX_PLAYERS)]
+    rows.append(["Final pool", *[""] * (len(header) - 1)])
+    top = _grid(
+        canvas,
+        left,
+        top,
+        [first] + [rank_w] * len(cards.RANKS) + [tail] * 3,
+        mm(12),
+        rows,
+        header_rows=2,
+        shade_rows=(len(rows) - 1,),
+        size=8.5,
+    )
+    _note(
+        canvas,
+        left,
+        top,
+        [
+            "Write each player's captured cards of every rank in their row, and what is left "
+            "in the final pool on the last line.",
+            "A rank is a full set for a player who holds at least one of it when their cards "
+            "plus the pool's make all of that rank: +1 a card, pool cards too.",
+            "Every other captured card is -1: Score = Sets minus the captured cards outside a set.",
+        ],
+    )
+
+
+def _leaf(canvas: Canvas, options: Options) -> None:
+    width, _ = options.page_size
+    top = _title(
+        canvas, options, "Leaf", "final scoring, L1-L5 · the North Wind column for solo", "#2e7d5b"
+    )
+    left = mm(MARGIN_MM)
+    usable = width - 2 * left
+    first = mm(62)
+    players = 4
+    column = (usable - first) / (players + 1)
+    header = ["", *["Player"] * players, "North Wind"]
+    lines = [
+        ("Acorn tokens gained in play", ""),
+        ("-3 tokens (x 3, subtract)", ""),
+        ("Winter Den animals (L1)", "each type"),
+        ("  type 1", ""),
+        ("  type 2", ""),
+        ("  type 3", ""),
+        ("  type 4", ""),
+        ("  type 5", ""),
+        ("Adult mushroom groups (L2)", "each group"),
+        ("  group 1", ""),
+        ("  group 2", ""),
+        ("  group 3", ""),
+        ("Sun + leaf cards, halved (L3)", ""),
+        ("Tree: highest 6, second 3 (L4)", ""),
+        ("North Wind: animals beyond yours", ""),
+        ("Total (L5)", ""),
+    ]
+    rows = [header] + [[label, *[""] * (players + 1)] for label, _ in lines]
+    shade = [
+        index + 1 for index, (label, _) in enumerate(lines) if label.endswith(("(L1)", "(L2)"))
+    ]
+    top = _grid(
+        canvas,
+        left,
+        top,
+        [first] + [column] * (players + 1),
+        mm(9.5),
+        rows,
+        shade_rows=(*shade, len(rows) - 1),
+        size=8.5,
+    )
+    counts = range(1, 7)
+    top -= mm(5)
+    top = _grid(
+        canvas,
+        left,
+        top,
+        [mm(40)] + [mm(12)] * len(counts),
+        mm(7),
+        [
+            ["How many", *[str(n) for n in counts]],
+            ["Den animals", *[str(leaf.animal_acorns(n)) for n in counts]],
+            ["Mushroom group", *[str(leaf.mushroom_acorns(n)) for n in counts]],
+        ],
+        size=8,
+    )
+    _note(
+        canvas,
+        left,
+        top,
+        [
+            "Animals still in the Forest score nothing. Ties at the top of the tree all take 6 "
+            "and nobody takes 3. Most acorns wins; tie: most leaf cards + sun.",
+        ],
+    )
+
+
+RED_TRIO = [("red", 1), ("red", 2), ("red", 3)]
+
+
+def _autumn_ash(canvas: Canvas, options: Options) -> None:
+    width, _ = options.page_size
+    top = _title(
+        canvas,
+        options,
+        "Autumn Ash",
+        f"race to {autumn_ash.WINNING_TOTAL} · pips plus one bonus per colour per move",
+        "#b8860b",
+    )
+    left = mm(MARGIN_MM)
+    canvas.setFillColor(INK)
+    canvas.setFont("Helvetica", 8.5)
+    bonuses = "   ".join(
+        f"{colour} +{autumn_ash.COLOUR_BONUS[colour]}"
+        for colour in autumn_ash.COLOURS
+        if autumn_ash.COLOUR_BONUS[colour]
+    )
+    canvas.drawString(
+        left, top - mm(3), f"Colour bonuses: {bonuses}.  Pips: pawn 1, drone 2, queen 3."
+    )
+    top -= mm(7)
+    usable = width - 2 * left
+    half = (usable - mm(6)) / 2
+    rows_count = 18
+    for side_index, side in enumerate(("rainbow", "xeno")):
+        x = left + side_index * (half + mm(6))
+        header = ["Move", "Pips", "Bonus", "Total"]
+        rows = [header] + [[str(n), "", "", ""] for n in range(1, rows_count + 1)]
+        canvas.setFillColor(INK)
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(
+            x, top - mm(4), f"{side.capitalize()}: " + " > ".join(autumn_ash.PROGRESSIONS[side])
+        )
+        _grid(
+            canvas,
+            x,
+            top - mm(6),
+            [half * 0.16, half * 0.28, half * 0.28, half * 0.28],
+            mm(10.5),
+            rows,
+            size=9,
+        )
+    canvas.setFillColor(SOFT)
+    canvas.setFont("Helvetica", 7.5)
+    canvas.drawString(
+        left,
+        mm(FOOTER_TOP_MM + 2),
+        f"The first total of {autumn_ash.WINNING_TOTAL} or more wins at once "
+        f"(check: a red trio scores {autumn_ash.bag_points(RED_TRIO)}).",
+    )
+
+
+PADS = (
+    ("Autumn Leaves", _autumn_leaves),
+    ("Pairs", _pairs),
+    ("Venture", _venture),
+    ("Leaf", _leaf),
+    ("Autumn Ash", _autumn_ash),
+)
+
+
+def draw_scorepads(canvas: Canvas, options: Options) -> None:
+    for number, (name, draw) in enumerate(PADS, start=1):
+        with saved(canvas):
+            draw(canvas, options)
+        draw_footer(canvas, options, f"Score pads · {name} · {number} of {len(PADS)}")
+        canvas.showPage()
