@@ -34,8 +34,9 @@ A whole hand as a state machine (the first round starts every pile, A2):
 >>> s.phase, s.round, s.piles, s.hand_sizes, s.deck, s.discards
 ('reveal', 3, ((5,), (8, 7), (2, 3)), (5, 5, 6), 33, (9,))
 
-Rulings cited in comments (``# A4``) are in the project's RULINGS.md;
-``RULINGS_OF_OUR_OWN`` lists the points decided here where those are silent.
+Rulings cited in comments (``# A4``) are in the project's RULINGS.md; the
+points decided here where those are silent are listed under "Rulings of our
+own" in the Autumn Leaves section of README.md.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import DECK_SIZE, check_composition, copies, parse_card
-from .errors import IllegalAction, InvalidCard, RuleError, TooManyCopies
+from .errors import IllegalAction, RuleError, TooManyCopies
 
 MIN_PLAYERS = 3  # A1
 MAX_PLAYERS = 6  # A1
@@ -61,18 +62,6 @@ OVER = "over"
 
 EMPTY_HAND = "empty hand"
 DECK_EMPTY = "deck"
-
-RULINGS_OF_OUR_OWN = (
-    "The deck is never empty while a hand is being played: drawing the last card "
-    "ends the hand at once (A7), so A5's empty-deck case is always an ended hand.",
-    "A revealed card that a player took back is remembered as being in that hand: "
-    "their highest card at scoring cannot be lower, and a player whose whole hand "
-    "is made of such cards must reveal one of them.",
-    "Exact ties in play order (same card, identical piles) are drawn once per round "
-    "from the table's seed, so the order does not change while the tie lasts.",
-    "A player missing from the piles given to play_order counts as having an empty pile.",
-    "Player names must differ ignoring case and surrounding spaces.",
-)
 
 
 # ---------------------------------------------------------------------------
@@ -350,8 +339,7 @@ class State:
             return self.players.index(player)
         except ValueError:
             raise IllegalAction(
-                f"{player!r} is not playing at this table "
-                f"(players: {', '.join(self.players)})"
+                f"{player!r} is not playing at this table (players: {', '.join(self.players)})"
             ) from None
 
     def pile(self, player: str) -> tuple[int, ...]:
@@ -387,9 +375,7 @@ class State:
     @property
     def totals(self) -> tuple[int, ...]:
         """Each player's total over the finished hands (A9)."""
-        return tuple(
-            sum(r.scores[i] for r in self.results) for i in range(len(self.players))
-        )
+        return tuple(sum(r.scores[i] for r in self.results) for i in range(len(self.players)))
 
     @property
     def game_winners(self) -> tuple[str, ...]:
@@ -511,18 +497,17 @@ def entry_choices(state: State, player: str) -> tuple[int, ...]:
     """
     if player not in state.players:
         return ()
+    entry: type[Reveal] | type[Highest]
     if state.phase == REVEAL:
-        def entry(rank: int) -> Action:
-            return Reveal(((player, rank),))
+        entry = Reveal
     elif state.phase == SCORE:
-        def entry(rank: int) -> Action:
-            return Highest(((player, rank),))
+        entry = Highest
     else:
         return ()
     choices = []
     for rank in range(1, 11):
         try:
-            apply(state, entry(rank))
+            apply(state, entry(((player, rank),)))
         except RuleError:
             continue
         choices.append(rank)
@@ -675,7 +660,9 @@ def _tie_rank(state: State) -> dict[str, int]:
 def _reorder(state: State) -> State:
     """Recompute the play order among the players still to act (A3)."""
     revealed = {
-        p: c for p, c in zip(state.players, state.revealed, strict=True) if p in state.waiting
+        p: c
+        for p, c in zip(state.players, state.revealed, strict=True)
+        if p in state.waiting
         if c is not None
     }
     piles = dict(zip(state.players, state.piles, strict=True))
@@ -913,7 +900,6 @@ __all__ = [
     "DiscardDraw",
     "HandResult",
     "Highest",
-    "InvalidCard",
     "Move",
     "Place",
     "Reveal",

@@ -85,8 +85,10 @@ def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> di
 def summary(state: al.State) -> str:
     """One line for the list of tables."""
     if state.phase == al.OVER:
-        return "Game over: " + " and ".join(state.game_winners) + (
-            " wins" if len(state.game_winners) == 1 else " share the win"
+        return (
+            "Game over: "
+            + " and ".join(state.game_winners)
+            + (" wins" if len(state.game_winners) == 1 else " share the win")
         )
     return f"Hand {state.hand} of {al.HANDS}, round {state.round}"
 
