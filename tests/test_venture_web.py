@@ -63,9 +63,11 @@ def test_a_new_table_asks_for_the_slug_as_a_page_and_as_a_fragment(phone, table)
 
 
 def test_the_slug_pad_builds_the_slug_one_tap_at_a_time(phone, table):
-    board = html(phone.get(f"/t/{table.token}/board?c=4&c=5", htmx=True))
+    board = html(phone.get(f"/t/{table.token}/board?c=4&add=5", htmx=True))
     assert shown_cards(board, "venture-chosen") == [4, 5]
-    assert 'name="c" value="4"' in board  # the chosen cards ride along in the next tap
+    # the chosen cards ride along with the next tap
+    assert re.findall(r'type="hidden" name="c" value="(\d+)"', board) == ["4", "5"]
+    assert 'name="add" value="7"' in board
     assert "Remove the last card" in board and "Turn up the slug: 4, 5" not in board
     full = html(phone.get(f"/t/{table.token}?c=4&c=5&c=6&c=8"))
     assert "Turn up the slug: 4, 5, 6, 8" in full
@@ -78,7 +80,8 @@ def test_the_slug_pad_builds_the_slug_one_tap_at_a_time(phone, table):
 @pytest.mark.parametrize(
     ("query", "chosen"),
     [
-        ("c=0&c=11&c=x&c=&c=3", [3]),  # junk is ignored, never a 500
+        ("c=0&c=11&c=x&c=&c=3&add=ace", [3]),  # junk is ignored, never a 500
+        ("add=7&add=8", [7]),  # one tap adds one card
         ("c=1&c=1&c=2", [1, 2]),  # there is only one 1
         ("c=2&c=2&c=3&c=4&c=5&c=6", [2, 2, 3, 4]),  # never more than the slug size
     ],
