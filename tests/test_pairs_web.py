@@ -8,6 +8,8 @@ import re
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.rules import pairs
 from companion.rules.cards import PAIRS_DECK
@@ -423,3 +425,30 @@ def test_every_card_the_pad_can_post_round_trips_through_the_store(make_table, s
     assert game.is_over
     response = phone.get(f"/t/{table.token}")
     assert f"{game.loser} reached" in words(response)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.sampled_from(["deal", "tiebreak", "hit", "fold", "reshuffle", "", "x" * 300]),
+    st.sampled_from(["Ana", "Ben", "", "Zed", "<b>", "Ana\x00"]),
+    st.one_of(st.integers(-2, 12).map(str), st.text(max_size=6)),
+    st.sampled_from(["", "Ana", "Ben", "nobody"]),
+)
+def test_any_posted_form_is_taken_or_refused_with_422_never_a_500(
+    phone, make_table, store, action, player, card, owner
+):
+    table = make_table("pairs", TWO, {"continuous": True})
+    act_all(phone, table, *deal(3, 7))
+    before = store.snapshot(table.token)
+    response = phone.act(table, action, player=player, card=card, owner=owner)
+    assert response.status_code in (200, 422)
+    after = store.snapshot(table.token)
+    if response.status_code == 422:
+        assert phone_error(response)
+        assert after.actions == before.actions
+    else:
+        assert len(after.actions) == len(before.actions) + 1
