@@ -817,3 +817,39 @@ def test_a_whole_game_reaches_six_results(seed, rnd):
     assert set(state.game_winners) == {
         p for p, t in zip(THREE, state.totals, strict=True) if t == min(state.totals)
     }
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.sampled_from(["Ana", "Cy", "Zed", "7", ""]),
+    lambda inner: st.lists(inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(autumn_leaves.ACTIONS)),
+    fields=st.dictionaries(
+        st.sampled_from(["player", "pile", "cards", "card"]), json_values, max_size=3
+    ),
+    at=st.sampled_from(["reveal", "play", "score"]),
+)
+def test_junk_actions_from_a_log_are_refused_with_a_rule_error(kind, fields, at):
+    state = {
+        "reveal": new_game(THREE),
+        "play": reveal(position([[5], [7], [1]], [6, 6, 6], 34), 6, 8, 2),
+        "score": play(
+            reveal(position([[5], [7], [1]], [1, 6, 6], 39), 6, 6, 2),
+            Place("Cy", "Cy"),
+            Place("Ana", "Ben"),
+        ),
+    }[at]
+    try:
+        action = actions.from_dict({"type": kind, **fields}, autumn_leaves.ACTIONS)
+        after = apply(state, action)
+    except RuleError:
+        return
+    check_invariants(after)

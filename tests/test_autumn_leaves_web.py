@@ -84,7 +84,7 @@ def test_a_seated_phone_gets_its_own_pad_and_the_others_folded_away(phone, table
     board = html(phone.get(f"/t/{table.token}/board", htmx=True))
     assert "Your card, Ben" in board
     assert 'name="player" value="Ben"' in board
-    assert "<summary>Enter for the others</summary>" in board
+    assert 'id="al-others-reveal"><summary>Enter for the others</summary>' in board
     assert 'name="card1"' not in board  # Ben is not in the others' form
     assert phone.act(table, "reveal", player="Ben", card="7").status_code == 200
     board = html(phone.get(f"/t/{table.token}/board", htmx=True))
