@@ -201,18 +201,18 @@ def rects_of_size(page: Page, w_mm: float, h_mm: float, tol_mm: float = 1.0):
 
 @pytest.fixture(scope="module")
 def kit_a4() -> bytes:
-    return build("kit", Options(paper="a4", url="http://192.168.1.20:5000/"))
+    return built("kit", Options(paper="a4", url="http://192.168.1.20:5000/"))
 
 
 @pytest.fixture(scope="module")
 def kit_letter() -> bytes:
-    return build("kit", Options(paper="letter", card="standard"))
+    return built("kit", Options(paper="letter", card="standard"))
 
 
 @pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER)])
 @pytest.mark.parametrize("part", sorted(set(PARTS) - {"kit"}))
 def test_every_page_of_every_part_has_the_chosen_paper_size(part, paper, size):
-    reader = PdfReader(io.BytesIO(build(part, Options(paper=paper))))
+    reader = PdfReader(io.BytesIO(built(part, Options(paper=paper))))
     assert len(reader.pages) >= 1
     for page in reader.pages:
         assert float(page.mediabox.width) == pytest.approx(size[0], abs=0.01)
@@ -261,7 +261,7 @@ def test_the_kit_holds_every_part_in_one_file(kit_a4):
     parts = sum(
         len(
             PdfReader(
-                io.BytesIO(build(name, Options(paper="a4", url="http://192.168.1.20:5000/")))
+                io.BytesIO(built(name, Options(paper="a4", url="http://192.168.1.20:5000/")))
             ).pages
         )
         for name in PARTS
