@@ -190,6 +190,20 @@ def test_ranks_all_face_up_are_greyed_out_on_the_bid_pad(phone, make_table, stor
     assert not re.search(r"aria-label=\"Ana's bid: 9\"\s*disabled", board)
 
 
+def test_the_spectator_view_shows_who_has_bid_and_offers_no_forms(phone, slugged, store):
+    bid(store, slugged, "Ana", 9)
+    board = html(phone.get(f"/v/{slugged.view_token}"))
+    assert re.search(r"Ana</span>.*?✓ has bid", board, re.S)
+    assert 'aria-label="card 9"' not in board
+    assert "/act" not in board and "Pass the phone" not in board
+
+
+def test_a_spectator_sees_no_slug_pad(phone, table):
+    board = html(phone.get(f"/v/{table.view_token}?c=4"))
+    assert "Waiting for the slug to be entered" in board
+    assert "Slug card" not in board
+
+
 # ------------------------------------------------------------- the reveal
 
 
