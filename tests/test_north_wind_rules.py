@@ -525,7 +525,7 @@ slots = st.tuples(st.sampled_from(leaf.ANIMALS), st.booleans())
 forests = st.dictionaries(st.sampled_from(leaf.ANIMALS), st.integers(0, 5))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(slots, max_size=5), forests, st.sampled_from(nw.ARROWS))
 def test_choose_animal_gives_a_mat_index_or_none_and_never_a_lesser_animal_N8(mat, forest,
                                                                             arrow):
@@ -552,7 +552,7 @@ candidates_st = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(leaf.COLOURS), candidates_st)
 def test_choose_placement_never_returns_a_candidate_beaten_on_a_b_c_N3(colour, candidates):
     best = nw.choose_placement(colour, candidates)
