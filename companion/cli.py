@@ -19,6 +19,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_serve_arguments(parser)  # so plain `leafpile --port 8000` works too
 
     # Other subcommands register here, one line each.
+    __import__("printables.command").command.register(commands)  # leafpile print
     return parser
 
 

@@ -1,0 +1,60 @@
+"""`leafpile print PART ... -o FILE.pdf`."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from companion.cli import main
+
+
+def _pages(path):
+    return PdfReader(io.BytesIO(path.read_bytes())).pages
+
+
+def test_print_writes_the_part_with_the_chosen_paper(tmp_path, capsys):
+    target = tmp_path / "board.pdf"
+    assert main(["print", "board", "--paper", "letter", "-o", str(target)]) == 0
+    pages = _pages(target)
+    assert len(pages) == 2
+    assert float(pages[0].mediabox.width) == pytest.approx(612.0)
+    assert "Print at 100%" in capsys.readouterr().out
+
+
+def test_print_puts_the_url_in_the_aids(tmp_path):
+    target = tmp_path / "aids.pdf"
+    url = "http://10.1.2.3:5000/"
+    assert main(["print", "aids", "--url", url, "-o", str(target)]) == 0
+    assert url in _pages(target)[0].extract_text()
+
+
+def test_print_names_the_file_after_what_was_chosen_when_no_output_is_given(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["print", "deck", "--card", "standard", "--bleed", "--back-offset", "1,-0.5"]) == 0
+    written = tmp_path / "leafpile-deck-a4-standard-bleed.pdf"
+    assert len(_pages(written)) == 28  # 56 cards, 4 a sheet with bleed, faces and backs
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--back-offset", "1"], "'1' is not an offset"),
+        (["--back-offset", "20,0"], "20 mm on x"),
+        (["--url", "leafpile.local"], "'leafpile.local' is not a web address"),
+    ],
+)
+def test_print_refuses_bad_options_with_a_message_and_writes_nothing(
+    tmp_path, capsys, args, message
+):
+    target = tmp_path / "out.pdf"
+    assert main(["print", "board", *args, "-o", str(target)]) == 2
+    assert message in capsys.readouterr().err
+    assert not target.exists()
+
+
+def test_print_refuses_an_unknown_part(capsys):
+    with pytest.raises(SystemExit):
+        main(["print", "dice"])
+    assert "invalid choice: 'dice'" in capsys.readouterr().err
