@@ -381,6 +381,12 @@ def test_crossing_the_winter_line_starts_winter_without_a_frost():
     assert s.winter and s.phase == "human" and s.frosts == 0
 
 
+def test_with_every_pile_empty_the_north_wind_skips_to_the_last_frost_NX4():
+    s = play(*(nw.PileEmptied(x) for x in leaf.LEAF_SHAPES), nw.EndHumanTurn())
+    assert s.phase == "frost" and s.frost_then == "final" and s.turn == 1
+    assert "cannot play a leaf" in s.notes[0]
+
+
 def test_the_same_pile_cannot_be_emptied_twice():
     with pytest.raises(RuleError, match="already marked empty"):
         play(nw.PileEmptied("ginkgo"), nw.PileEmptied("ginkgo"))

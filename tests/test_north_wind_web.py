@@ -24,6 +24,7 @@ def solo(make_table):
 
 
 def play(phone, table, *steps):
+    response = None
     for action, fields in steps:
         response = phone.act(table, action, **fields)
         assert response.status_code == 200, (action, notices(response))
@@ -237,3 +238,31 @@ def test_history_describes_north_wind_actions_in_words(phone, solo):
     body = text(phone.get(f"/t/{solo.token}/history"))
     assert "Drew silver maple, yellow, top-left" in body
     assert "North Wind starts with fox, owl" in body
+
+
+# every action that reads fields (end-turn, reshuffle and done read none)
+ACTION_NAMES = ("setup", "human-season", "reaction", "pile", "draw", "place", "red", "orange",
+                "brown", "season", "hibernate", "final", "achieve", "")
+JUNK = {"a1": "dragon", "a2": "", "crossed": "maybe", "sun": "999999", "leaf": "oak",
+        "colour": "purple", "arrow": "sideways", "tips_red": "-1", "tips_green": "99",
+        "outcome": "explode", "m1": "cat", "m1_acorn": "yes", "drawn": "<b>", "move": "down",
+        "acorns": "1e3", "animal": "unicorn", "h_groups": "0 0", "h_tree": "x",
+        "nw_groups": "99", "ach_0": "nope", "ach_1": "den-5"}
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [(), START,
+     (*START, ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"})),
+     (*START, ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"}),
+      ("place", {"tips_orange": "1", "tips_brown": "1", "tips_red": "1", "tips_yellow": "1"}))],
+    ids=["setup", "draw", "place", "act"],
+)
+def test_junk_in_any_form_of_any_phase_is_a_422_never_a_500(phone, store, solo, steps):
+    play(phone, solo, *steps)
+    version = store.version(solo.token)
+    for name in ACTION_NAMES:
+        response = phone.act(solo, name, **JUNK)
+        assert response.status_code == 422, name
+        assert notices(response), name
+    assert store.version(solo.token) == version

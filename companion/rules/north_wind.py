@@ -640,8 +640,12 @@ def _human_season(state: State, a: HumanSeason) -> State:
 
 def _end_human(state: State, a: EndHumanTurn) -> State:
     _expect(state, "human", doing="end your turn")
-    return replace(state, phase="draw", turn=state.turn + 1, card=None, tips=(),
-                   boosted=False, queue=(), reds_done=0, notes=())
+    new = replace(state, phase="draw", turn=state.turn + 1, card=None, tips=(),
+                  boosted=False, queue=(), reds_done=0, notes=())
+    if len(state.empty_piles) == len(LEAF_SHAPES):  # NX4: no leaf to take at all
+        return _end_north_wind_turn(replace(new, notes=(
+            "Every leaf pile is empty: the North Wind cannot play a leaf this turn.",)))
+    return new
 
 
 def _check_deck(state: State) -> None:
