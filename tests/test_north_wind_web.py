@@ -232,6 +232,14 @@ def test_spectators_see_the_north_wind_but_get_no_forms(phone, store, solo):
     assert 'name="action" value="draw"' not in r.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("extra", [(), (("draw", {"leaf": "ginkgo", "colour": "red",
+                                                  "arrow": "top-left"}),)])
+def test_the_spectator_page_never_carries_the_tables_edit_token(phone, solo, extra):
+    play(phone, solo, *START, *extra)
+    body = phone.get(f"/v/{solo.view_token}").get_data(as_text=True)
+    assert solo.token not in body
+
+
 def test_history_describes_north_wind_actions_in_words(phone, solo):
     play(phone, solo, *START, ("draw", {"leaf": "silver-maple", "colour": "yellow",
                                         "arrow": "top-left"}))
