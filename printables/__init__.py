@@ -90,11 +90,11 @@ _SINGLE_PARTS = (
         "Autumn Leaves, Pairs, Venture, Leaf and Autumn Ash score sheets",
         _scorepads,
     ),
-    Part("board", "Autumn Ash board", "the 5 x 6 board with entry points and stash areas", _board),
+    Part("board", "Autumn Ash board", "the 5 × 6 board with entry points and stash areas", _board),
     Part(
         "pyramids",
         "Pyramid nets",
-        "10 colours x 2 trios of pyramids to cut, fold and glue",
+        "10 colours × 2 trios of pyramids to cut, fold and glue",
         _pyramids,
     ),
 )

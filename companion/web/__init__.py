@@ -19,6 +19,7 @@ BLUEPRINTS = (
     "home",
     "table",
     "achievements",
+    "print",
 )
 
 CSRF_FIELD = "csrf_token"

@@ -1,0 +1,97 @@
+"""The Print page: choose paper, card size, bleed and back offset, download PDFs.
+
+Everything is a GET (nothing on the server changes), so every download is a
+plain link or form that works without JavaScript. Bad options re-render the
+page with the message and status 422.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
+
+from printables import PARTS, Options, build, filename
+from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
+
+bp = Blueprint("print", __name__, url_prefix="/print")
+
+
+def _default_url() -> str:
+    """What the QR codes open: the server's public URL, else the one in use."""
+    public = current_app.config.get("PUBLIC_URL")
+    url = str(public or request.host_url)
+    return url if url.endswith("/") else url + "/"
+
+
+def _number(form: Mapping[str, str], name: str, label: str) -> float:
+    text = (form.get(name) or "0").strip().replace(",", ".") or "0"
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"the back offset {label} must be a number of mm, not {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"the back offset {label} must be a number of mm, not {text!r}")
+    return value
+
+
+def options_from(form: Mapping[str, str]) -> Options:
+    """Read the options form (query string) into :class:`Options`.
+
+    Raises ``ValueError`` with a message for the person printing.
+    """
+    return Options(
+        paper=form.get("paper", "a4"),
+        card=form.get("card", "poker"),
+        bleed=form.get("bleed") in ("1", "on", "true", "yes"),
+        back_offset=(_number(form, "offset_x", "x"), _number(form, "offset_y", "y")),
+        url=(form.get("url") or "").strip() or _default_url(),
+    )
+
+
+def _form_values(form: Mapping[str, str]) -> dict[str, str]:
+    return {
+        "paper": form.get("paper", "a4"),
+        "card": form.get("card", "poker"),
+        "bleed": "1" if form.get("bleed") in ("1", "on", "true", "yes") else "",
+        "offset_x": form.get("offset_x", "0"),
+        "offset_y": form.get("offset_y", "0"),
+        "url": form.get("url") or _default_url(),
+    }
+
+
+def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) -> Any:
+    return (
+        render_template(
+            "print/index.html",
+            parts=list(PARTS.values()),
+            form=_form_values(form),
+            papers=PAPERS,
+            cards=CARD_SIZES,
+            max_offset=MAX_BACK_OFFSET_MM,
+            error=error,
+        ),
+        status,
+    )
+
+
+@bp.get("/")
+def index() -> Any:
+    return _page(request.args)
+
+
+@bp.get("/<part>.pdf")
+def download(part: str) -> Any:
+    if part not in PARTS:
+        abort(404)
+    try:
+        options = options_from(request.args)
+    except ValueError as error:
+        message = str(error)
+        return _page(request.args, message[:1].upper() + message[1:], 422)
+    pdf = build(part, options)
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename(part, options)}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
