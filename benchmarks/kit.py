@@ -1,0 +1,42 @@
+"""How long the whole print-and-play kit takes to build, A4 and Letter.
+
+Run from the repository root: ``python -m benchmarks.kit [--repeat N]``.
+Prints one line per paper: the best and median wall time of N builds, the
+page count and the file size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import time
+
+from pypdf import PdfReader
+
+from printables import Options, build
+
+
+def measure(paper: str, repeat: int) -> tuple[float, float, int, int]:
+    times: list[float] = []
+    pdf = b""
+    for _ in range(repeat):
+        start = time.perf_counter()
+        pdf = build("kit", Options(paper=paper))
+        times.append(time.perf_counter() - start)
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    return min(times), statistics.median(times), pages, len(pdf)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="builds per paper (default 3)")
+    args = parser.parse_args()
+    print("paper   best    median  pages  size")
+    for paper in ("a4", "letter"):
+        best, median, pages, size = measure(paper, args.repeat)
+        print(f"{paper:<7} {best:5.2f} s {median:5.2f} s {pages:5d}  {size / 1024:,.0f} KB")
+
+
+if __name__ == "__main__":
+    main()
