@@ -199,6 +199,9 @@ def test_a3_play_order_is_reproducible_with_a_seeded_rng():
         ({"Ana": 3}, {"Ana": [0]}, InvalidCard),
         ({"Ana": 1, "Ben": 1}, {}, TooManyCopies),
         ({"Ana": 2}, {"Ana": [2, 2]}, TooManyCopies),
+        ([("Ana", 2)], {}, RuleError),
+        ({"Ana": 2}, {"Ana": 7}, RuleError),
+        ({"Ana": 2}, {"Ana": "79"}, RuleError),
     ],
 )
 def test_a3_play_order_rejects_impossible_cards(revealed, piles, error):

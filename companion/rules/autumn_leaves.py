@@ -102,10 +102,19 @@ def order_groups(
     [('Ben',), ('Ana',)]
 
     A player missing from ``piles`` has an empty pile. Raises
-    :class:`InvalidCard` for a card that is not a rank 1..10 and
+    :class:`InvalidCard` for a card that is not a rank 1..10,
     :class:`TooManyCopies` if the revealed cards and piles together hold more
-    copies of a rank than the deck.
+    copies of a rank than the deck, and :class:`RuleError` when the arguments
+    are not mappings of players or a pile is not a list of cards.
     """
+    if not isinstance(revealed, Mapping) or not isinstance(piles, Mapping):
+        raise RuleError(
+            f"play order needs the revealed cards and the piles by player, "
+            f"got {type(revealed).__name__} and {type(piles).__name__}"
+        )
+    for name, pile in piles.items():
+        if isinstance(pile, str | bytes) or not isinstance(pile, Sequence):
+            raise RuleError(f"{name}'s pile {pile!r} is not a list of cards (bottom to top)")
     cards = {name: copies(card) for name, card in revealed.items()}
     stacks = {name: tuple(copies(card) for card in pile) for name, pile in piles.items()}
     check_composition([*cards.values(), *(c for pile in stacks.values() for c in pile)])
