@@ -572,3 +572,55 @@ def test_choose_placement_never_returns_a_candidate_beaten_on_a_b_c_N3(colour, c
         assert all(abc(candidates[i]) >= abc(other) for other in candidates)
     if len(best) > 1:
         assert len({nw.placement_key(colour, candidates[i]) for i in best}) == 1
+
+
+# --- Fuzz: any JSON-shaped action is either applied or refused with a RuleError -------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(
+        ["fox", "owl", "red", "green", "top-left", "ginkgo", "baby", "grow", "up", "top",
+         "frost", "none", "winter", "sun-2", ""]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["red", "green", "den", "fox", "tree", "mushroom_groups", "sun"]),
+        inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def json_actions(draw):
+    import dataclasses
+
+    name = draw(st.sampled_from(sorted(nw.ACTIONS)))
+    fields = [f.name for f in dataclasses.fields(nw.ACTIONS[name])]
+    return {"type": name, **{f: draw(json_values) for f in fields}}
+
+
+MAT5 = [["owl", True], ["fox", False], None, ["frog", True], None]
+PLAUSIBLE = [actions.to_dict(a) for a in (
+    nw.SetupAnimals(("fox", "owl")), nw.SetupAnimals(("owl", "owl", "fox")), nw.EndHumanTurn(),
+    nw.HumanSeason("frost"), nw.HumanSeason("winter"), nw.ReactionSun(1),
+    nw.PileEmptied("ginkgo"), nw.PileEmptied("sweetgum"), nw.PileEmptied("sassafras"),
+    nw.Draw("ginkgo", "red", "top-left"), nw.Draw("trident-maple", "orange", "bottom-right"),
+    nw.Reshuffle(), nw.Place({"red": 2, "orange": 1}), nw.Place({"yellow": 3, "brown": 2}),
+    nw.Done(), nw.Red("baby"), nw.Red("grow"), nw.Red("acorn"), nw.Orange(tuple(MAT5)),
+    nw.Orange((None,) * 5, ("raven", True)), nw.Brown("up", True, 1, 1, 1, 1), nw.Brown("top"),
+    nw.Season(2, "frost"), nw.Season(1, "none"), nw.Hibernate("owl", ()), nw.Hibernate(None),
+    nw.Hibernate("fox", tuple(MAT5)), nw.FinalScore({"acorn_tokens": 9}, ()),
+    nw.Achieve(("sun-2",)),
+)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(nw.DIFFICULTIES),
+       st.lists(st.one_of(json_actions(), st.sampled_from(PLAUSIBLE)), max_size=25))
+def test_any_action_data_is_applied_or_refused_with_a_rule_error(difficulty, logged):
+    state = nw.new_game("Ana", difficulty)
+    for data in logged:
+        try:
+            state = nw.apply(state, actions.from_dict(data, nw.ACTIONS))
+        except RuleError:
+            continue
+        assert 0 <= state.babies + state.adults <= 15
+        assert state.sun >= 0 and state.acorns >= 0
+        assert 0 <= state.deck_drawn <= 12
+        assert all(0 < n <= 6 for _, n in state.forest + state.den)

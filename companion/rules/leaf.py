@@ -271,16 +271,21 @@ class Tally:
 
         Raises :class:`RuleError` for unknown or badly typed fields.
         """
+        if not isinstance(data, Mapping):
+            raise RuleError(f"a tally must be a mapping of counts, not {data!r}")
         known = {"den", "mushroom_groups", "tree", "sun", "leaf_cards", "acorn_tokens",
                  "minus_three", "forest"}
         extra = set(data) - known
         if extra:
             raise RuleError(f"a tally has no field {sorted(extra)[0]!r}")
+        den = data.get("den", {})
+        if not isinstance(den, Mapping):
+            raise RuleError(f"the Winter Den must map animal types to counts, not {den!r}")
         groups = data.get("mushroom_groups", ())
         if not isinstance(groups, list | tuple):
             raise RuleError(f"mushroom groups must be a list of sizes, not {groups!r}")
         return cls(
-            den=dict(data.get("den", {})),
+            den=dict(den),
             mushroom_groups=tuple(groups),
             tree=data.get("tree", 0),
             sun=data.get("sun", 0),

@@ -571,7 +571,7 @@ def _check_copies(state: State, mat: Iterable[Slot] = (), extra: Iterable[str] =
 def _setup(state: State, a: SetupAnimals) -> State:
     _expect(state, "setup", doing="deal the starting animals")
     need = STARTING[state.difficulty][1]
-    animals = tuple(check_animal(x) for x in a.animals)
+    animals = tuple(check_animal(x) for x in _seq(a.animals, "the starting animals"))
     if len(animals) != need:
         raise RuleError(
             f"the North Wind starts with {need} animals on {state.difficulty}, not {len(animals)}"
@@ -581,6 +581,13 @@ def _setup(state: State, a: SetupAnimals) -> State:
         forest = _add(forest, x)
     return replace(state, phase="human", forest=forest,
                    notes=(f"The North Wind's Forest: {_describe(forest)}.",))
+
+
+def _seq(value: object, what: str) -> tuple[Any, ...]:
+    """``value`` as a tuple if it is a list or tuple; raises RuleError otherwise."""
+    if not isinstance(value, list | tuple):
+        raise RuleError(f"{what} must be a list, not {value!r}")
+    return tuple(value)
 
 
 def _describe(counts: Counts) -> str:
@@ -929,7 +936,9 @@ def north_wind_tally(state: State, groups: Sequence[int]) -> leaf.Tally:
     ``groups`` are its adult mushroom groups as the human sees them; they
     must add up to the adults the companion counted. Raises RuleError if not.
     """
-    sizes = tuple(groups)
+    sizes = _seq(groups, "the North Wind's mushroom groups")
+    for size in sizes:
+        leaf._count(size, "the size of a mushroom group", low=1, high=MUSHROOMS_PER_PLAYER)
     if sum(sizes) != state.adults:
         raise RuleError(
             f"the North Wind has {state.adults} adult mushroom"
@@ -1010,7 +1019,7 @@ def achievement_check(state: State, achievement_id: str) -> bool | None:
 
     Raises :class:`RuleError` for an unknown id or a game not scored yet.
     """
-    if achievement_id not in ACHIEVEMENT_BY_ID:
+    if not isinstance(achievement_id, str) or achievement_id not in ACHIEVEMENT_BY_ID:
         raise RuleError(f"{achievement_id!r} is not an achievement")
     t = state.human_tally
     if t is None:
@@ -1051,12 +1060,12 @@ def _achieve(state: State, a: Achieve) -> State:
         raise IllegalAction("achievements are for a win against the North Wind")
     if state.achievements:
         raise IllegalAction("achievements for this game are already ticked (undo to change)")
-    ids = tuple(a.ids)
+    ids = _seq(a.ids, "the achievements")
     if not 1 <= len(ids) <= 2:
         raise RuleError(f"tick one or two achievements, not {len(ids)}")
     groups = []
     for x in ids:
-        if x not in ACHIEVEMENT_BY_ID:
+        if not isinstance(x, str) or x not in ACHIEVEMENT_BY_ID:
             raise RuleError(f"{x!r} is not an achievement")
         if achievement_check(state, x) is False:
             raise RuleError(f"your final tally does not show “{ACHIEVEMENT_BY_ID[x].text}”")
