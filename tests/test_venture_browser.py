@@ -99,3 +99,30 @@ def test_two_phones_play_a_whole_three_player_game(live_server, new_phone):
         for row, player in zip(rows.all(), PLAYERS, strict=True):
             expect(row.locator("td").last).to_have_text(str(outcome.scores[player]))
     assert live_server.store.snapshot(table.token).state == expected
+
+
+def test_a_refresh_from_another_phone_keeps_the_shared_phones_chosen_player(
+    live_server, new_phone
+):
+    table = live_server.store.create_table("venture", list(PLAYERS), {"drafting": False})
+    live_server.store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
+    url = f"{live_server.url}/t/{table.token}"
+    ana, shared = new_phone(), new_phone()
+    ana.goto(url)
+    shared.goto(url)
+    ana.get_by_role("button", name="Ana", exact=True).click()
+    expect(ana.get_by_role("button", name="Your bid, Ana: 3", exact=True)).to_be_visible()
+
+    shared.get_by_role("link", name="Cy", exact=True).click()
+    expect(shared.locator(".notice-info")).to_have_text(
+        "Pass the phone to Cy; everybody else looks away."
+    )
+    assert shared.url.endswith("?bidder=Cy")
+
+    ana.get_by_role("button", name="Your bid, Ana: 3", exact=True).click()
+    expect(bidder_row(shared, "Ana")).to_contain_text("has bid", timeout=LIVE)
+    # The refresh brought Ana's bid but left Cy's pad under Cy's thumb.
+    expect(shared.locator(".notice-info")).to_contain_text("Pass the phone to Cy")
+    shared.get_by_role("button", name="Cy's bid: 9", exact=True).click()
+    expect(shared.locator(".notice-info")).to_contain_text("Pass the phone to Ben")
+    assert live_server.store.snapshot(table.token).state.bid_of("Cy") == 9

@@ -148,6 +148,45 @@ def test_a_shared_phone_can_pick_who_bids_next(phone, slugged):
     assert "Pass the phone to Ana" in fallback
 
 
+def test_a_live_refresh_keeps_the_player_a_shared_phone_picked(phone, slugged, store):
+    # The shared phone picked Cy (the address bar says so); then Ana bids
+    # elsewhere. The refreshed board must still be Cy's pad, not Ben's.
+    bid(store, slugged, "Ana", 2)
+    here = f"http://localhost/t/{slugged.token}"
+    refreshed = phone.client.get(
+        f"/t/{slugged.token}/poll?v=1",
+        headers={"HX-Request": "true", "HX-Current-URL": f"{here}?bidder=Cy"},
+    )
+    assert "Pass the phone to Cy" in html(refreshed)
+    # Once Cy has bid, the pad moves on to whoever is still waiting.
+    bid(store, slugged, "Cy", 7)
+    moved_on = phone.client.get(
+        f"/t/{slugged.token}/poll?v=2",
+        headers={"HX-Request": "true", "HX-Current-URL": f"{here}?bidder=Cy"},
+    )
+    assert "Pass the phone to Ben" in html(moved_on)
+
+
+def test_a_live_refresh_keeps_a_half_entered_slug(phone, table):
+    polled = phone.client.get(
+        f"/t/{table.token}/poll?v=-1",
+        headers={
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://localhost/t/{table.token}/board?c=4&add=9",
+        },
+    )
+    assert shown_cards(html(polled), "venture-chosen") == [4, 9]
+
+
+def test_removing_the_last_slug_card_links_to_the_shorter_slug(phone, table):
+    def remove_link(query):
+        board = html(phone.get(f"/t/{table.token}/board?{query}", htmx=True))
+        return re.search(r'href="([^"]*)"[^>]*>Remove the last card', board).group(1)
+
+    assert remove_link("c=4&c=5&add=6") == f"/t/{table.token}?c=4&c=5"
+    assert remove_link("add=6") == f"/t/{table.token}"
+
+
 def test_a_seated_phone_sees_only_its_own_bid(new_client_phone, slugged):
     ana, ben = new_client_phone(), new_client_phone()
     ana.sit(slugged, "Ana")
