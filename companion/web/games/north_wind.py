@@ -8,7 +8,7 @@ calls (the N3 comparison, the wording of a red action, the achievements).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.rules import leaf
@@ -257,14 +257,14 @@ def summary(state: nw.State) -> str:
 
 def describe(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
-    words = {
+    words: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "SetupAnimals": lambda a: "North Wind starts with " + ", ".join(a.get("animals", [])),
         "ReactionSun": lambda a: f"North Wind gains {a.get('sun')} reaction sun",
-        "PileEmptied": lambda a: f"The {leaf.LEAF_NAMES.get(a.get('leaf'), '?')} pile ran out",
+        "PileEmptied": lambda a: f"The {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')} pile ran out",
         "HumanSeason": lambda a: f"You advanced the season ({a.get('crossed')})",
         "EndHumanTurn": lambda a: "Your turn ended",
-        "Draw": lambda a: f"Drew {leaf.LEAF_NAMES.get(a.get('leaf'), '?')}, {a.get('colour')}, "
-                          f"{a.get('arrow')}",
+        "Draw": lambda a: f"Drew {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')}, "
+                          f"{a.get('colour')}, {a.get('arrow')}",
         "Reshuffle": lambda a: "Drew the Reshuffle card",
         "Place": lambda a: "Leaf placed: " + ", ".join(
             f"{n} {c}" for c, n in (a.get("tips") or {}).items()),
@@ -276,7 +276,7 @@ def describe(action: Mapping[str, Any]) -> str:
                             f"{a.get('crossed')})",
         "Hibernate": lambda a: f"Frost: hibernate {a.get('animal') or 'nothing'}",
         "FinalScore": lambda a: "Final count entered",
-        "Achieve": lambda a: "Achievements: " + ", ".join(a.get("ids", [])),
+        "Achieve": lambda a: "Achievements: " + ", ".join(map(str, a.get("ids", []))),
     }
     say = words.get(str(kind))
     return say(action) if say else str(kind)
