@@ -133,7 +133,7 @@ def _net_shape(size: str, upright: bool) -> tuple[Point, tuple[Point, ...], tupl
     if nx * (corners[3][0] - p4[0]) + ny * (corners[3][1] - p4[1]) > 0:
         nx, ny = -nx, -ny
     inset = width * 1.1
-    tab = (
+    tab: tuple[Point, ...] = (
         (p4[0] - ux * inset + nx * width, p4[1] - uy * inset + ny * width),
         (ux * inset + nx * width, uy * inset + ny * width),
     )
