@@ -9,6 +9,7 @@ never both append the same version, on SQLite or PostgreSQL alike.
 
 from __future__ import annotations
 
+import copy
 import json
 import secrets
 from collections import OrderedDict
@@ -223,7 +224,10 @@ class Store:
         if self.is_sqlite:
             _sqlite_pragmas(self.engine)
         _create_schema(self.engine)
-        self._cache: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
+        # Keyed by token, never by id: SQLite reuses the id of a deleted table
+        # (a refused import deletes its table), and a cache keyed by id would
+        # then show the new table the deleted one's state.
+        self._cache: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
         self._cache_lock = Lock()
 
     # sessions
@@ -317,7 +321,7 @@ class Store:
         """The table now: state rebuilt from the log (cached per version)."""
         with self._read() as session:
             row = self._row(session, token)
-            cached = self._cached(row.id, row.version)
+            cached = self._cached(row.token, row.version)
             if cached is not None:
                 return cached
             return self._rebuild(session, row)
@@ -339,16 +343,16 @@ class Store:
         self._remember(snap)
         return snap
 
-    def _cached(self, table_id: int, version: int) -> Snapshot | None:
+    def _cached(self, token: str, version: int) -> Snapshot | None:
         with self._cache_lock:
-            snap = self._cache.get((table_id, version))
+            snap = self._cache.get((token, version))
             if snap is not None:
-                self._cache.move_to_end((table_id, version))
+                self._cache.move_to_end((token, version))
             return snap
 
     def _remember(self, snap: Snapshot) -> None:
         with self._cache_lock:
-            self._cache[(snap.table.id, snap.table.version)] = snap
+            self._cache[(snap.table.token, snap.table.version)] = snap
             while len(self._cache) > 256:
                 self._cache.popitem(last=False)
 
@@ -388,7 +392,7 @@ class Store:
                     raise NoSuchTable("there is no table at this address")
                 if row.version != expected_version:
                     raise StaleVersion(STALE_MESSAGE)
-                before = self._cached(row.id, row.version) or self._rebuild(session, row)
+                before = self._cached(row.token, row.version) or self._rebuild(session, row)
                 state = None
                 if kind == "action":
                     assert payload is not None
@@ -438,24 +442,28 @@ class Store:
     def export(self, token: str) -> dict[str, Any]:
         snap = self.snapshot(token)
         t = snap.table
-        return {
-            "format": "leafpile-table",
-            "format_version": 1,
-            "game": t.game,
-            "title": t.title,
-            "setup": {"players": list(t.players), "options": t.options, "seed": t.seed},
-            "created_at": t.created_at.isoformat() + "Z",
-            "events": [
-                {
-                    "seq": e.seq,
-                    "kind": e.kind,
-                    "payload": e.payload,
-                    "seat": e.seat,
-                    "at": e.created_at.isoformat() + "Z",
-                }
-                for e in snap.events
-            ],
-        }
+        # A deep copy: the payloads are the cached snapshot's own objects, and a
+        # caller editing the export must not change what the table shows.
+        return copy.deepcopy(
+            {
+                "format": "leafpile-table",
+                "format_version": 1,
+                "game": t.game,
+                "title": t.title,
+                "setup": {"players": list(t.players), "options": t.options, "seed": t.seed},
+                "created_at": t.created_at.isoformat() + "Z",
+                "events": [
+                    {
+                        "seq": e.seq,
+                        "kind": e.kind,
+                        "payload": e.payload,
+                        "seat": e.seat,
+                        "at": e.created_at.isoformat() + "Z",
+                    }
+                    for e in snap.events
+                ],
+            }
+        )
 
     def import_table(self, data: Any) -> TableView:
         """Create a new table (new addresses) from an export, replaying it to check it."""
