@@ -390,7 +390,7 @@ def test_history_lines_never_name_a_bid_card(action, line):
          "Ana has not bid this round"),
         ("slug", None, {"action": "withdraw", "player": "Cy"}, "Cy has no bid to take back"),
         ("ones", None, {"action": "bid", "player": "Ben", "card": "1"},
-         "Ben cannot bid the 1"),
+         "Ben cannot bid a 1: the only 1 is already"),
         ("slug", None, {"action": "dance"}, "That button does nothing in Venture"),
         ("slug", None, {"action": ""}, "That button does nothing in Venture"),
     ],

@@ -668,15 +668,16 @@ def _check_known(state: State, bids: list[int | None], player: str, card: int) -
     try:
         check_composition(known)
     except TooManyCopies:
-        have = copies(card)
-        cards = "the only card" if have == 1 else f"all {have} cards"
-        raise TooManyCopies(
-            f"{player} cannot bid a {card}: {cards} of rank {card} are already "
-            "in the pool, in captured piles or in other bids"
-            if have > 1
-            else f"{player} cannot bid the 1: {cards} of rank 1 is already "
-            "in the pool, in a captured pile or in another bid"
-        ) from None
+        # Only this bid can be over: every earlier entry was checked the same way.
+        if card == 1:
+            seen = "the only 1 is already in the pool, in a captured pile or in another bid"
+        else:
+            seen = (
+                f"all {card} cards of rank {card} are already in the pool, "
+                "in captured piles or in other bids"
+            )
+        article = "an" if card == 8 else "a"
+        raise TooManyCopies(f"{player} cannot bid {article} {card}: {seen}") from None
 
 
 def _fire(state: State, cards: list[int]) -> State:
