@@ -124,7 +124,7 @@ def hand_size(players: int) -> int:
 LOWEST: Final = "lowest"
 """The lowest bid rank, bid by one player: it takes the highest rank (V4)."""
 FIRED: Final = "fired"
-"""A bid bid by one player alone: it takes every lower card on the table (V5)."""
+"""Any other rank bid by one player only: it takes every lower card on the table (V5)."""
 MISFIRED: Final = "misfired"
 """A rank bid by two or more players: those bids take nothing (V3)."""
 CAPTURED: Final = "captured"
