@@ -312,3 +312,32 @@ def test_a_back_offset_that_is_not_two_numbers_is_refused(text):
 
     with pytest.raises(ValueError, match="not an offset"):
         parse_offset(text)
+
+
+@pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
+def test_every_page_renders_with_pdftoppm_and_shows_something(kit, request, tmp_path):
+    import os
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    if shutil.which("pdftoppm") is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdftoppm is missing: install poppler-utils")
+        pytest.skip("no pdftoppm (apt-get install poppler-utils)")
+    pdf = request.getfixturevalue(kit)
+    source = tmp_path / "kit.pdf"
+    source.write_bytes(pdf)
+    subprocess.run(
+        ["pdftoppm", "-r", "12", "-gray", "-png", str(source), str(tmp_path / "page")],
+        check=True,
+        timeout=120,
+    )
+    images = sorted(tmp_path.glob("page-*.png"))
+    assert len(images) == len(PdfReader(io.BytesIO(pdf)).pages)
+    for image in images:
+        with Image.open(image) as page:
+            darkest, lightest = page.convert("L").getextrema()
+            assert lightest == 255, image.name  # white paper round the edge
+            assert darkest < 128, image.name  # and something printed on it

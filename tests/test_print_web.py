@@ -114,3 +114,10 @@ def test_the_print_page_fits_a_phone_and_downloads_a_part(live_server, new_phone
         assert download.value.suggested_filename == "leafpile-board-letter.pdf"
         data = Path(download.value.path()).read_bytes()
         assert float(PdfReader(io.BytesIO(data)).pages[0].mediabox.width) == pytest.approx(612.0)
+
+
+def test_the_whole_kit_downloads_as_one_pdf(client):
+    response = client.get("/print/kit.pdf?paper=a4")
+    assert response.status_code == 200
+    assert 'filename="leafpile-kit-a4-poker.pdf"' in response.headers["Content-Disposition"]
+    assert len(_reader(response).pages) == 41
