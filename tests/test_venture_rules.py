@@ -380,6 +380,18 @@ def test_bids_are_secret_until_the_last_one_and_then_fire():
     assert last.number == 1 and last.pool == (4, 5, 6, 8)
     assert last.bids == (("Ana", 2), ("Ben", 3), ("Cy", 7))
     assert game.hand_counts() == dict.fromkeys(THREE, 16)
+    # standings if it ended now (V8): every captured card -1, no full sets yet
+    assert game.scores() == {"Ana": -1, "Ben": -1, "Cy": -4}
+
+
+def test_face_up_cards_leave_out_the_secret_bids_but_known_cards_count_them():
+    game = play(slugged(), Bid("Ana", 1), Bid("Ben", 9), Bid("Cy", 10))
+    game = venture.apply(game, Bid("Ana", 7))
+    assert game.face_up_cards() == sorted([*game.pool, *[c for p in
+                                                          game.captured_piles().values()
+                                                          for c in p]])
+    assert 7 not in game.face_up_cards()
+    assert sorted(game.known_cards()) == sorted([*game.face_up_cards(), 7])
 
 
 def test_a_bid_can_be_changed_or_withdrawn_until_all_are_in():
