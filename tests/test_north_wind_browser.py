@@ -122,7 +122,6 @@ def test_three_north_wind_turns_with_orange_season_and_frost_then_final_score(
     page.locator("#h_sun").fill("1")
     page.locator("#h_leaf_cards").fill("2")
     page.locator("#h_acorns").fill("14")
-    page.locator("#nw_groups").fill("")
     page.get_by_role("button", name="Score the game").click()
 
     # You: 14 tokens + 3 ravens 6 + mushrooms 8 + 3 + (1 sun + 2 cards) // 2 + tree 6 = 38.
