@@ -69,6 +69,7 @@ def test_a_new_table_asks_for_the_first_reveal_as_page_and_fragment(phone, table
     assert "<html" not in html(fragment)
     assert "Round 1: reveal" in html(fragment)
     assert 'href="/static/autumn_leaves.css"' in html(fragment)
+    assert "<summary>How Autumn Leaves works</summary>" in html(fragment)
 
 
 def test_the_shared_phone_gets_a_card_grid_for_every_player(phone, table):
