@@ -274,3 +274,19 @@ def test_junk_in_any_form_of_any_phase_is_a_422_never_a_500(phone, store, solo, 
         assert response.status_code == 422, name
         assert notices(response), name
     assert store.version(solo.token) == version
+
+
+def test_achievements_page_is_empty_but_friendly_before_any_solo_game(phone):
+    page = text(phone.get("/achievements"))
+    assert "0 of 22 filled · 0 wins in 0 solo games on this computer." in page
+    assert "Six animals of one kind in your Winter Den" in page
+
+
+def test_compare_and_draw_work_without_javascript(phone, store, solo):
+    play(phone, solo, *START)
+    r = phone.post(f"/t/{solo.token}/act", {"action": "draw", "version": "2", "leaf": "ginkgo",
+                                            "colour": "yellow", "arrow": "top-left"}, htmx=False)
+    assert r.status_code == 303
+    page = phone.get(f"/t/{solo.token}?compare=1&c0_yellow=1&c0_red=1&c1_yellow=2")
+    assert page.status_code == 200
+    assert "The North Wind takes spot 2." in notices(page)
