@@ -315,11 +315,14 @@ def test_the_end_shows_scores_full_sets_and_the_winner(phone, make_table, store)
         assert f"{best[0]} wins with {top}." in board
     else:
         assert f"{' and '.join(best)} share the win with {top}." in board
-    rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td>(\d+)</td>\s*<td>([^<]*)</td>\s*'
-                      r'<td>(-?\d+)</td>', board)
+    rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td>(\d+)</td>\s*<td>(.*?)</td>\s*'
+                      r'<td>(-?\d+)</td>', board, re.S)
     assert [(p, int(s)) for p, _, _, s in rows] == list(outcome.scores.items())
+    assert any(outcome.full_sets.values())  # this deal has full sets to show
     for player, _, sets, _ in rows:
-        assert sets == (", ".join(map(str, outcome.full_sets[player])) or "none")
+        ranks = [int(n) for n in re.findall(r'aria-label="card (\d+)"', sets)]
+        assert ranks == outcome.full_sets[player]
+        assert (sets.strip() == "none") == (not ranks)
     assert "Your bid" not in board and "Pass the phone" not in board
     assert phone.act(table, "bid", player="Ana", card="5").status_code == 422
 
