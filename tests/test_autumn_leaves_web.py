@@ -93,6 +93,17 @@ def test_a_seated_phone_gets_its_own_pad_and_the_others_folded_away(phone, table
     assert "Ben&nbsp;" in board and "has revealed" in board
 
 
+def test_a_seated_phone_is_reminded_of_the_cards_it_took_back(phone, table):
+    play_to_round_4(phone, table)
+    phone.act(table, "take-back", player="Cy")
+    phone.sit(table, "Cy")
+    phone.act(table, "place", player="Ben", pile="Ana")
+    phone.act(table, "place", player="Ana", pile="Ana")
+    board = html(phone.get(f"/t/{table.token}/board", htmx=True))
+    assert "Your card, Cy" in board
+    assert "Still in your hand from earlier rounds: 2." in board
+
+
 def test_reveals_may_come_from_each_phone_in_turn(new_client_phone, table, store):
     phones = {name: new_client_phone() for name in THREE}
     for name, card in zip(THREE, (10, 7, 4), strict=True):
