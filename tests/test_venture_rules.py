@@ -666,3 +666,8 @@ def test_resolving_is_deterministic_and_leaves_its_arguments_alone(case):
 def test_all_errors_are_value_errors_for_callers_that_only_catch_those():
     for error in (IllegalAction, InvalidCard, TooManyCopies):
         assert issubclass(error, RuleError) and issubclass(error, ValueError)
+
+
+@pytest.mark.parametrize("name", [n for n in venture.__all__ if callable(getattr(venture, n))])
+def test_every_public_function_and_class_is_documented(name):
+    assert (getattr(venture, name).__doc__ or "").strip(), f"venture.{name} has no docstring"
