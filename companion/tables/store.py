@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import secrets
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -266,7 +268,7 @@ class Store:
             kind.new_state(names, options, seed)
         except RuleError as exc:
             raise TableError(str(exc)) from exc
-        title = " ".join(title.split())[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
+        title = plain_text(title)[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
         row = TableRow(
             token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
             view_token=secrets.token_urlsafe(24),
@@ -286,6 +288,7 @@ class Store:
             return _view(self._row(session, token))
 
     def table_by_view_token(self, view_token: str) -> TableView:
+        _check_token(view_token)
         with self._read() as session:
             row = session.scalar(select(TableRow).where(TableRow.view_token == view_token))
             if row is None or not secrets.compare_digest(row.view_token, view_token):
@@ -294,6 +297,7 @@ class Store:
 
     def version(self, token: str) -> int:
         """The table's version: the cheap query every phone polls."""
+        _check_token(token)
         with self.engine.connect() as conn:
             version = conn.scalar(select(TableRow.version).where(TableRow.token == token))
         if version is None:
@@ -411,7 +415,7 @@ class Store:
                     seq=row.version,
                     kind=kind,
                     payload=payload,
-                    seat=seat[: MAX_NAME_LENGTH * 4] if seat else None,
+                    seat=(plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None,
                     created_at=_now(),
                 )
                 session.add(new_event)
@@ -534,7 +538,8 @@ class Store:
     def table_for_code(self, code: str) -> TableView:
         code = "".join(code.split()).upper()
         with self._read() as session:
-            code_row = session.get(JoinCodeRow, code) if code else None
+            valid = code.isascii() and code.isalnum() and len(code) <= 16
+            code_row = session.get(JoinCodeRow, code) if valid else None
             if code_row is None or code_row.expires_at < _now():
                 raise NoSuchTable(
                     f"no table has the code {code!r} (codes expire: ask the host for a fresh one)"
@@ -547,14 +552,26 @@ class Store:
 
     @staticmethod
     def _row(session: Session, token: str) -> TableRow:
-        if not isinstance(token, str) or not 8 <= len(token) <= 64:
-            raise NoSuchTable("there is no table at this address")
+        _check_token(token)
         row = session.scalar(select(TableRow).where(TableRow.token == token))
         # The indexed lookup finds the row; the constant-time compare keeps the
         # final check from leaking how much of a guessed token was right.
         if row is None or not secrets.compare_digest(row.token, token):
             raise NoSuchTable("there is no table at this address")
         return row
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def _check_token(token: object) -> None:
+    """Refuse anything that cannot be a token before it reaches the database.
+
+    A NUL byte or other junk from a URL would otherwise make PostgreSQL fail
+    the query (a 500) instead of answering "no such table".
+    """
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        raise NoSuchTable("there is no table at this address")
 
 
 def replay(table: TableView, actions: Sequence[Mapping[str, Any]]) -> Any:
@@ -566,9 +583,19 @@ def replay(table: TableView, actions: Sequence[Mapping[str, Any]]) -> Any:
     return state
 
 
+def plain_text(text: str) -> str:
+    """Text as typed, without control characters, with runs of spaces made one.
+
+    Control characters never belong in a name or a title, and PostgreSQL
+    cannot store a NUL at all (it would fail the whole request).
+    """
+    kept = "".join(c for c in text if c.isspace() or unicodedata.category(c) != "Cc")
+    return " ".join(kept.split())
+
+
 def check_player_names(players: Sequence[str], kind: GameKind) -> list[str]:
     """Trimmed, distinct, non-empty names within the game's player count."""
-    names = [" ".join(str(p).split()) for p in players]
+    names = [plain_text(str(p)) for p in players]
     names = [n for n in names if n]
     for name in names:
         if len(name) > MAX_NAME_LENGTH:
