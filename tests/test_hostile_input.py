@@ -179,7 +179,9 @@ def tables(store):
 
 
 def everything(store: Any, *tables: Any) -> Any:
-    return [(store.export(t.token), store.version(t.token)) for t in tables], len(store.tables(limit=10**6))
+    return [(store.export(t.token), store.version(t.token)) for t in tables], len(
+        store.tables(limit=10**6)
+    )
 
 
 def fill(form: Form, data: Any, *, hostile: bool) -> dict[str, str]:
@@ -297,7 +299,9 @@ def test_junk_in_the_new_table_form_never_500s_and_creates_at_most_one_table(
 
 
 path_junk = st.one_of(
-    st.sampled_from(["x", "A" * 32, "A" * 300, "%2e%2e", "..", "%00", "é", "🍂", "-1", "0"]),
+    st.sampled_from(
+        ["x", "A" * 32, "A" * 300, "%2e%2e", "..", "%00", "\x00" * 12, "AAAA\x00AAAAAAA", "é" * 9]
+    ),
     st.text(string.ascii_letters + string.digits + "-_.~%", min_size=1, max_size=80),
 )
 
@@ -537,3 +541,63 @@ def test_editing_an_export_does_not_change_the_table(store):
     assert store.export(table.token)["events"][0]["payload"]["scores"] == [1, 2]
     assert store.snapshot(table.token).actions[0]["scores"] == [1, 2]
     assert store.table(table.token).options == {}
+
+
+# --- NUL and control characters: PostgreSQL refuses them outright ---------------
+
+NUL_PATHS = [
+    "/t/{nul}",
+    "/t/{nul}/board",
+    "/t/{nul}/poll?v=1",
+    "/t/{nul}/history",
+    "/t/{nul}/export.json",
+    "/t/{nul}/export.csv",
+    "/t/{nul}/join",
+    "/v/{nul}",
+    "/v/{nul}/poll",
+    "/j/AB%00CD",
+    "/join?code=AB%00CD",
+    "/join?code=%00%00%00%00%00",
+]
+
+
+@pytest.mark.parametrize("path", NUL_PATHS)
+def test_a_nul_byte_in_an_address_is_a_plain_404_on_any_database(app, store, phone, path):
+    table = store.create_table("scorepad", ["Ana"], {}, seed=1)
+    for nul in ("%00" * 12, table.token[:10] + "%00" + table.token[11:]):
+        response = phone.get(path.format(nul=nul), follow_redirects=True)
+        assert response.status_code == 404, (path, response.status_code)
+    for action in ("act", "undo", "redo", "me"):
+        response = phone.post(f"/t/{'%00' * 12}/{action}", {"version": "0"})
+        assert response.status_code == 404, action
+
+
+def test_control_characters_in_names_titles_and_seats_are_dropped_not_a_500(app, store, phone):
+    response = phone.post(
+        "/new/scorepad",
+        {
+            "player1": "A\x00na",
+            "player2": "B\x07en\tX",
+            "title": "Fri\x00day\x1b",
+            "wins": "highest",
+        },
+        htmx=False,
+    )
+    assert response.status_code == 303
+    table = store.table(response.headers["Location"].rsplit("/", 1)[1])
+    assert table.players == ("Ana", "Ben X")
+    assert table.title == "Friday"
+    assert phone.sit(table, "Ana").status_code == 200
+    assert phone.act(table, "add-round", score0="1", score1="2").status_code == 200
+    export = store.export(table.token)
+    export["events"][0]["seat"] = "S\x00eat"
+    export["title"] = "T\x00"
+    body = json.dumps(export).encode()
+    imported = phone.client.post(
+        "/import",
+        data={"csrf_token": phone.csrf, "file": (io.BytesIO(body), "t.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 303
+    copy = store.export(imported.headers["Location"].rsplit("/", 1)[1])
+    assert copy["events"][0]["seat"] == "Seat" and copy["title"] == "T"
