@@ -145,7 +145,8 @@ class Layout:
         if dealt != self.deck_size:
             raise RuleError(
                 f"{self.deck_size} cards do not fit this layout: the piles take {sum(sizes)} "
-                f"and {self.deals} deals of {len(sizes)} take {self.deals * len(sizes)}"
+                f"and {self.deals} deal{'' if self.deals == 1 else 's'} of {len(sizes)} "
+                f"take {self.deals * len(sizes)}"
             )
 
     @property
