@@ -376,6 +376,14 @@ def test_the_third_empty_pile_starts_winter_and_the_round_ends_with_a_last_frost
     assert s.phase == "scoring"
 
 
+def test_the_human_advances_the_season_at_most_once_a_turn():
+    s = play(nw.HumanSeason("none"))
+    with pytest.raises(IllegalAction, match="already advanced the season this turn"):
+        nw.apply(s, nw.HumanSeason("none"))
+    s = finish_turn(s)
+    assert nw.apply(s, nw.HumanSeason("none")).season_advances == 2
+
+
 def test_crossing_the_winter_line_starts_winter_without_a_frost():
     s = play(nw.HumanSeason("winter"))
     assert s.winter and s.phase == "human" and s.frosts == 0

@@ -293,6 +293,7 @@ class State:
     empty_piles: tuple[str, ...] = ()
     frosts: int = 0
     season_advances: int = 0
+    human_advanced: bool = False
     winter: bool = False
     winter_reason: str = ""
     card: Card | None = None
@@ -640,7 +641,10 @@ def _crossing(state: State, crossed: str, then: str) -> State:
 
 def _human_season(state: State, a: HumanSeason) -> State:
     _expect(state, "human", doing="record your season advance")
-    state = replace(state, season_advances=state.season_advances + 1,
+    if state.human_advanced:
+        raise IllegalAction(f"{state.human} already advanced the season this turn: "
+                            "only once per turn")
+    state = replace(state, season_advances=state.season_advances + 1, human_advanced=True,
                     notes=(*state.notes, f"{state.human} advanced the season."))
     return _crossing(state, a.crossed, "human")
 
@@ -725,7 +729,7 @@ def _end_north_wind_turn(state: State) -> State:
     if state.winter:  # the round is over: one last Frost, then scoring
         return replace(state, phase="frost", frost_then="final", mat=refill,
                        notes=(*state.notes, "Winter: the last Frost."))
-    return replace(state, phase="human", mat=refill,
+    return replace(state, phase="human", mat=refill, human_advanced=False,
                    notes=(*state.notes, f"The North Wind's turn is over; {state.human} plays."))
 
 
