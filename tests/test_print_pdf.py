@@ -199,14 +199,26 @@ def rects_of_size(page: Page, w_mm: float, h_mm: float, tol_mm: float = 1.0):
     return found
 
 
+@functools.lru_cache(maxsize=8)
+def geometry(part: str, options: Options) -> list[Page]:
+    """``read_geometry(built(part, options))``, once per session."""
+    return read_geometry(built(part, options))
+
+
+KIT_OPTIONS = {
+    "kit_a4": Options(paper="a4"),
+    "kit_letter": Options(paper="letter", card="standard"),
+}
+
+
 @pytest.fixture(scope="module")
 def kit_a4() -> bytes:
-    return built("kit", Options(paper="a4", url="http://192.168.1.20:5000/"))
+    return built("kit", KIT_OPTIONS["kit_a4"])
 
 
 @pytest.fixture(scope="module")
 def kit_letter() -> bytes:
-    return built("kit", Options(paper="letter", card="standard"))
+    return built("kit", KIT_OPTIONS["kit_letter"])
 
 
 @pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER)])
@@ -226,9 +238,9 @@ def test_the_pdf_asks_viewers_not_to_scale_it(kit_a4):
 
 
 @pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
-def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit, request):
+def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit):
     limit = SAFE_EDGE_MM * MM - 0.01
-    for number, page in enumerate(read_geometry(request.getfixturevalue(kit)), start=1):
+    for number, page in enumerate(geometry("kit", KIT_OPTIONS[kit]), start=1):
         for path in page.paths:
             if not path.visible:
                 continue
@@ -243,8 +255,8 @@ def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit, request):
 
 
 @pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
-def test_every_sheet_has_the_50_mm_ruler_and_the_print_at_100_percent_note(kit, request):
-    for number, page in enumerate(read_geometry(request.getfixturevalue(kit)), start=1):
+def test_every_sheet_has_the_50_mm_ruler_and_the_print_at_100_percent_note(kit):
+    for number, page in enumerate(geometry("kit", KIT_OPTIONS[kit]), start=1):
         assert "Print at 100%" in page.text, f"page {number}"
         # The ruler: a 50 mm base line (a straight segment of exactly 50 mm).
         lengths = [
@@ -259,11 +271,7 @@ def test_every_sheet_has_the_50_mm_ruler_and_the_print_at_100_percent_note(kit, 
 def test_the_kit_holds_every_part_in_one_file(kit_a4):
     pages = len(PdfReader(io.BytesIO(kit_a4)).pages)
     parts = sum(
-        len(
-            PdfReader(
-                io.BytesIO(built(name, Options(paper="a4", url="http://192.168.1.20:5000/")))
-            ).pages
-        )
+        len(PdfReader(io.BytesIO(built(name, Options(paper="a4")))).pages)
         for name in PARTS
         if name != "kit"
     )
