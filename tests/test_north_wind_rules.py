@@ -632,3 +632,12 @@ def test_any_action_data_is_applied_or_refused_with_a_rule_error(difficulty, log
         assert state.sun >= 0 and state.acorns >= 0
         assert 0 <= state.deck_drawn <= 12
         assert all(0 < n <= 6 for _, n in state.forest + state.den)
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [(m, n) for m in (leaf, nw) for n, obj in vars(m).items()
+     if not n.startswith("_") and callable(obj) and getattr(obj, "__module__", "") == m.__name__],
+)
+def test_every_public_function_and_class_of_leaf_and_north_wind_is_documented(module, name):
+    assert (getattr(module, name).__doc__ or "").strip(), f"{module.__name__}.{name}"
