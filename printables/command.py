@@ -42,7 +42,8 @@ def register(commands: Any) -> None:
         "--back-offset",
         default="0,0",
         metavar="X,Y",
-        help="move the card backs by X,Y mm to match your printer's duplex (default 0,0)",
+        help="move the card backs by X,Y mm to match your printer's duplex "
+        "(default 0,0; write a negative x as --back-offset=-1,0.5)",
     )
     parser.add_argument(
         "--url",

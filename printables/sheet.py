@@ -44,6 +44,8 @@ RULER_MM = 50.0
 """Length of the calibration ruler on every sheet."""
 
 DEFAULT_URL = "http://localhost:5000/"
+MAX_URL_LENGTH = 300
+"""Longest URL put in a QR code (longer codes get too dense to scan)."""
 
 INK = HexColor("#222222")
 SOFT = HexColor("#777777")
@@ -67,7 +69,7 @@ class Options:
 
     Raises ``ValueError`` naming the bad value for an unknown paper or card
     size, an offset larger than :data:`MAX_BACK_OFFSET_MM`, or a URL that is
-    not ``http://`` or ``https://``.
+    not ``http://`` or ``https://`` or is longer than :data:`MAX_URL_LENGTH`.
     """
 
     paper: str = "a4"
@@ -94,6 +96,11 @@ class Options:
                     f"a back offset of {value:g} mm on {axis} is more than the "
                     f"{MAX_BACK_OFFSET_MM:g} mm any printer needs: measure again"
                 )
+        if len(self.url) > MAX_URL_LENGTH:
+            raise ValueError(
+                f"that web address is {len(self.url)} characters long; a QR code a phone "
+                f"can read holds at most {MAX_URL_LENGTH}"
+            )
         parts = urlsplit(self.url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(

@@ -30,6 +30,12 @@ def test_print_puts_the_url_in_the_aids(tmp_path):
     assert url in _pages(target)[0].extract_text()
 
 
+def test_a_negative_back_offset_is_written_with_an_equals_sign(tmp_path):
+    target = tmp_path / "deck.pdf"
+    assert main(["print", "deck", "--back-offset=-1.5,0.5", "-o", str(target)]) == 0
+    assert len(_pages(target)) == 14
+
+
 def test_print_names_the_file_after_what_was_chosen_when_no_output_is_given(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["print", "deck", "--card", "standard", "--bleed", "--back-offset", "1,-0.5"]) == 0

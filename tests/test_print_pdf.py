@@ -292,6 +292,7 @@ def test_an_unknown_part_is_refused_by_name():
         ({"back_offset": (0.0, -12.5)}, "-12.5 mm on y"),
         ({"url": "ftp://x"}, "http:// or https://"),
         ({"url": "leafpile.local"}, "'leafpile.local'"),
+        ({"url": "http://x/" + "a" * 300}, "309 characters long"),
     ],
 )
 def test_bad_options_are_refused_with_a_message_naming_the_value(kwargs, message):

@@ -76,6 +76,7 @@ def test_the_bleed_box_gives_the_bleed_layout(client):
         ("paper=a3", "Unknown paper &#39;a3&#39;"),
         ("card=tarot", "Unknown card size &#39;tarot&#39;"),
         ("url=javascript:alert(1)", "is not a web address the phones can open"),
+        ("url=http://x/" + "a" * 2000, "a QR code a phone can read holds at most 300"),
     ],
 )
 def test_bad_options_show_what_was_wrong_with_status_422_and_no_pdf(client, query, message):
