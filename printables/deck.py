@@ -245,9 +245,16 @@ def draw_cards(
         _draw_marks(canvas, layout)
         _draw_sheet_furniture(canvas, layout, f"{label} · faces {sheet + 1} of {sheets}")
         canvas.showPage()
-        for index in range(len(chunk)):
-            with saved(canvas):
-                back(canvas, layout.back_slot(index, options.back_offset), layout.bleed)
+        with saved(canvas):
+            # A large back offset must not push ink into the edge the printer
+            # cannot reach: cut the backs off at the safe border.
+            safe = mm(SAFE_EDGE_MM)
+            border = canvas.beginPath()
+            border.rect(safe, safe, layout.page_w - 2 * safe, layout.page_h - 2 * safe)
+            canvas.clipPath(border, stroke=0, fill=0)
+            for index in range(len(chunk)):
+                with saved(canvas):
+                    back(canvas, layout.back_slot(index, options.back_offset), layout.bleed)
         _draw_sheet_furniture(
             canvas,
             layout,

@@ -6,11 +6,13 @@ import io
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from test_print_pdf import MM, built, read_geometry
 
 from companion.rules import cards
-from printables import Options
+from printables import Options, parse_offset
 from printables.deck import (
     card_back,
     cut_card_face,
@@ -228,3 +230,31 @@ def test_the_standard_deck_is_52_cards_on_6_sheets_with_backs():
     for rank in ("A", "2", "10", "J", "Q", "K"):
         assert ranks[rank] >= 4 * 2, rank  # two corner indices on each of 4 suits
     assert "Standard deck" in text
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    paper=st.sampled_from(PAPERS),
+    size=st.sampled_from(SIZES),
+    bleed=st.booleans(),
+    dx=st.floats(-10, 10, allow_nan=False),
+    dy=st.floats(-10, 10, allow_nan=False),
+)
+def test_no_back_offset_puts_ink_within_5_mm_of_the_edge(paper, size, bleed, dx, dy):
+    options = Options(paper=paper, card=size, bleed=bleed, back_offset=(dx, dy))
+    canvas, buffer = new_canvas(options, "offset")
+    draw_cards(canvas, options, [cut_card_face] * 2, card_back, "test")
+    canvas.save()
+    back = read_geometry(buffer.getvalue())[1]
+    limit = SAFE_EDGE_MM * MM - 0.01
+    for path in back.paths:
+        if path.visible:
+            x0, y0, x1, y1 = path.bbox()
+            assert x0 >= limit and y0 >= limit
+            assert x1 <= back.width - limit and y1 <= back.height - limit
+
+
+@settings(max_examples=50, deadline=None)
+@given(x=st.floats(-10, 10, allow_nan=False), y=st.floats(-10, 10, allow_nan=False))
+def test_a_back_offset_reads_back_as_it_was_written(x, y):
+    assert parse_offset(f"{x!r},{y!r}") == (x, y)
