@@ -1,0 +1,173 @@
+"""The solitaire solver: its wins replay through the rules, it agrees with a
+plain exhaustive search on small decks, and hints are moves of a winning line."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.rules import solitaire
+from companion.rules.solitaire import Deal, Layout, Move, from_position, new_game
+from companion.rules.solitaire_solver import LOST, UNKNOWN, WON, hint, solve
+
+# Small decks (fewer ranks and suits) where a plain search can see every position.
+TWO_SUITS = Layout(ranks=4, suits=2, pile_sizes=(2, 1, 2), deals=1)
+THREE_SUITS = Layout(ranks=4, suits=3, pile_sizes=(2, 2, 2, 2), deals=1)
+TWO_DEALS = Layout(ranks=5, suits=2, pile_sizes=(2, 1, 1), deals=2)
+
+
+def exhaustive_win(game: solitaire.State) -> bool:
+    """Breadth-first through every position the rules engine allows, no pruning."""
+    seen = {game}
+    queue = deque([game])
+    while queue:
+        state = queue.popleft()
+        if state.won:
+            return True
+        for action in solitaire.legal_moves(state):
+            after = solitaire.apply(state, action)
+            if after not in seen:
+                seen.add(after)
+                queue.append(after)
+    return False
+
+
+def c(text: str) -> tuple[int, ...]:
+    return tuple(solitaire.parse_card(word) for word in text.split())
+
+
+@pytest.mark.parametrize(
+    ("layout", "seeds"),
+    [(TWO_SUITS, range(0, 30)), (THREE_SUITS, range(0, 12)), (TWO_DEALS, range(0, 12))],
+    ids=["4x2", "4x3", "5x2-two-deals"],
+)
+def test_solver_agrees_with_an_exhaustive_search_on_small_decks(layout, seeds):
+    verdicts = set()
+    for seed in seeds:
+        game = new_game(seed=seed, layout=layout)
+        found = solve(game, budget=10)
+        expected = WON if exhaustive_win(game) else LOST
+        assert found.result == expected, f"seed {seed}"
+        verdicts.add(found.result)
+        if found.result == WON:
+            assert solitaire.replay(game, found.moves).won
+    assert verdicts == {WON, LOST} or layout is TWO_DEALS  # both kinds of deal were compared
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31))
+def test_every_line_the_solver_returns_replays_to_a_win(seed):
+    game = new_game(seed=seed, layout=TWO_SUITS)
+    found = solve(game, budget=5)
+    assert found.result in (WON, LOST)
+    if found.result == WON:
+        # Through the JSON round trip too: this is what a table stores.
+        from companion.rules import actions
+
+        stored = [actions.from_dict(actions.to_dict(m), solitaire.ACTIONS) for m in found.moves]
+        assert solitaire.replay(game, stored).won
+
+
+@pytest.mark.parametrize("seed", [14, 28])
+def test_solver_wins_full_deals_that_it_finds_quickly(seed):
+    game = new_game(seed=seed)
+    found = solve(game, budget=5, max_nodes=20_000)
+    assert found.result == WON
+    assert solitaire.replay(game, found.moves).won
+    assert sum(isinstance(m, Deal) for m in found.moves) == 5  # S1: all five deals are used
+
+
+def test_a_deal_with_no_way_out_is_proved_lost():
+    # Spades and hearts, Ace to 3: the 3♠ is buried under the hearts' run and
+    # no card can ever move: nothing is higher than a 3 of its own suit.
+    layout = Layout(ranks=3, suits=2, pile_sizes=(3, 3), deals=0)
+    game = from_position([c("3H 2S AS"), c("3S 2H AH")], hidden=[0, 0], layout=layout)
+    found = solve(game, budget=2)
+    assert found.result == LOST
+    assert found.moves == ()
+    assert not exhaustive_win(game)
+
+
+def test_an_already_won_position_needs_no_moves():
+    layout = Layout(ranks=3, suits=2, pile_sizes=(3, 3, 0), deals=0)
+    game = from_position([c("3S 2S AS"), c("3H 2H AH"), ()], layout=layout)
+    assert solve(game).result == WON and solve(game).moves == ()
+
+
+def test_running_out_of_nodes_is_unknown_not_lost():
+    game = new_game(seed=0)
+    found = solve(game, budget=5, max_nodes=256)
+    assert found.result == UNKNOWN
+    assert found.moves == ()
+
+
+def test_hint_is_the_first_move_of_a_winning_line():
+    game = new_game(seed=28)
+    found = solve(game, budget=5, max_nodes=20_000)
+    tip = hint(game, budget=5, max_nodes=20_000)
+    assert tip.result == WON
+    assert tip.move == found.moves[0]
+
+
+def test_hint_still_offers_a_legal_move_when_the_solver_runs_out_of_time():
+    game = new_game(seed=0)
+    tip = hint(game, budget=5, max_nodes=256)
+    assert tip.result == UNKNOWN
+    assert tip.move in solitaire.legal_moves(game)
+
+
+def test_hint_has_no_move_when_none_exists():
+    layout = Layout(ranks=3, suits=2, pile_sizes=(3, 3), deals=0)
+    game = from_position([c("3H 2S AS"), c("3S 2H AH")], layout=layout)
+    tip = hint(game, budget=1)
+    assert (tip.move, tip.result) == (None, LOST)
+
+
+def test_a_nearly_won_game_is_finished_by_following_hints():
+    layout = Layout(ranks=4, suits=2, pile_sizes=(4, 2, 2), deals=0)
+    game = from_position([c("4S 3S 2S AS"), c("4H 2H"), c("3H AH")], layout=layout)
+    for _ in range(10):
+        if game.won:
+            break
+        tip = hint(game, budget=2)
+        assert tip.result == WON
+        game = solitaire.apply(game, tip.move)
+    assert game.won
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 1000), max_size=12))
+def test_solver_successors_are_the_rules_engine_successors(seed, choices):
+    """The solver's own fast move generator must reach exactly the positions the
+    engine allows (up to pile order once the hand is empty, and no-op moves)."""
+    from companion.rules import solitaire_solver as solver
+
+    game = new_game(seed=seed, layout=TWO_DEALS)
+    for pick in choices:
+        hand = bytes(game.hand)
+        piles = tuple(bytes(p) for p in game.piles)
+
+        def key(state: solitaire.State, hand=hand) -> bytes:
+            dealt = len(hand) - len(state.hand)
+            return solver._key(tuple(bytes(p) for p in state.piles), state.hidden, dealt, len(hand))
+
+        here = key(game)
+        engine = {key(solitaire.apply(game, a)) for a in solitaire.legal_moves(game)} - {here}
+        fast = {
+            solver._key(p, h, d, len(hand))
+            for _, _, p, h, d in solver._children(piles, game.hidden, 0, hand, game.layout.piles)
+        }
+        assert fast == engine
+        legal = solitaire.legal_moves(game)
+        if not legal:
+            break
+        game = solitaire.apply(game, legal[pick % len(legal)])
+
+
+def test_moves_in_a_line_are_rules_actions():
+    game = new_game(seed=14)
+    found = solve(game, budget=5, max_nodes=20_000)
+    assert all(isinstance(m, Move | Deal) for m in found.moves)
