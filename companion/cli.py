@@ -20,7 +20,40 @@ def _build_parser() -> argparse.ArgumentParser:
 
     # Other subcommands register here, one line each.
     __import__("printables.command").command.register(commands)  # leafpile print
+    _add_solve(commands)  # leafpile solve
     return parser
+
+
+def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``leafpile solve --seed N [--budget S]``: solve an Autumn Leaves solitaire deal."""
+    solve = commands.add_parser(
+        "solve",
+        help="solve an Autumn Leaves solitaire deal and print the answer as JSON",
+        description="Search deal N for a winning line. Prints one JSON object: "
+        '{"seed": N, "result": "won"|"lost"|"unknown", "moves": [...], "seconds": S}; '
+        "moves are the winning line as actions (piles numbered from 0).",
+    )
+    solve.add_argument("--seed", type=int, required=True, help="the deal number")
+    solve.add_argument(
+        "--budget", type=float, default=10.0, help="seconds to search at most (default 10)"
+    )
+
+    def run(args: argparse.Namespace) -> int:
+        import json
+
+        from .rules import actions, solitaire, solitaire_solver
+
+        found = solitaire_solver.solve(solitaire.new_game(args.seed), args.budget)
+        answer = {
+            "seed": args.seed,
+            "result": found.result,
+            "moves": [actions.to_dict(m) for m in found.moves],
+            "seconds": round(found.seconds, 3),
+        }
+        print(json.dumps(answer))
+        return 0
+
+    solve.set_defaults(handler=run)
 
 
 def _add_serve_arguments(parser: argparse.ArgumentParser) -> None:
