@@ -121,4 +121,4 @@ def test_the_whole_kit_downloads_as_one_pdf(client):
     response = client.get("/print/kit.pdf?paper=a4")
     assert response.status_code == 200
     assert 'filename="leafpile-kit-a4-poker.pdf"' in response.headers["Content-Disposition"]
-    assert len(_reader(response).pages) == 41
+    assert len(_reader(response).pages) == 39
