@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import IllegalAction, RuleError, TooManyCopies
 
@@ -233,6 +233,21 @@ class Race:
     xeno: str
     bags: tuple[tuple[str, BagScore], ...] = ()
     target: int = WINNING_TOTAL
+
+    # Reference data for front ends (a template can reach the state, not the module).
+    progressions: ClassVar[Mapping[str, tuple[str, ...]]] = PROGRESSIONS
+    bonus: ClassVar[Mapping[str, int]] = COLOUR_BONUS
+    copies: ClassVar[Mapping[str, int]] = TRIOS
+    sizes: ClassVar[Mapping[int, str]] = SIZE_NAMES
+
+    def colours(self, player: str) -> tuple[str, ...]:
+        """The colours ``player`` plays, in the order they change (X1)."""
+        return PROGRESSIONS[self.side(player)]
+
+    @property
+    def last_bag(self) -> tuple[str, BagScore] | None:
+        """The latest bag: (player, score), or None before the first."""
+        return self.bags[-1] if self.bags else None
 
     @property
     def totals(self) -> dict[str, int]:

@@ -34,7 +34,7 @@ class GameKind:
     blurb: str = ""
 
 
-_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind")
+_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind", "autumn_ash")
 
 GAMES: dict[str, GameKind] = {}
 

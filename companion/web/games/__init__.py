@@ -77,7 +77,7 @@ class Screen:
     uses_seats: bool = False
 
 
-_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind")
+_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind", "autumn_ash")
 
 SCREENS: dict[str, Screen] = {}
 
