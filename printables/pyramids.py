@@ -55,7 +55,7 @@ def net_dimensions(size: str) -> NetDimensions:
     """The unfolded faces of a pyramid of ``size`` (small, medium, large).
 
     >>> round(net_dimensions("large").edge, 2)
-    47.92
+    47.94
 
     Raises ``ValueError`` naming the size when it is not one of :data:`SIZES`.
     """

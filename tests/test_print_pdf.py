@@ -350,3 +350,13 @@ def test_every_page_renders_with_pdftoppm_and_shows_something(kit, request, tmp_
             darkest, lightest = page.convert("L").getextrema()
             assert lightest == 255, image.name  # white paper round the edge
             assert darkest < 128, image.name  # and something printed on it
+
+
+@pytest.mark.parametrize("module", ["printables", "printables.pyramids"])
+def test_the_examples_in_the_docstrings_hold(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0
+    assert result.failed == 0
