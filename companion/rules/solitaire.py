@@ -186,6 +186,23 @@ ACTIONS: dict[str, type] = {"Move": Move, "Deal": Deal}
 
 
 @dataclass(frozen=True)
+class CardView:
+    """One card as a screen shows it. ``pick`` is how many cards move when
+    this one is picked up (it and the cards on it), or None if it cannot move."""
+
+    card: int
+    label: str
+    words: str
+    suit: str
+    face_up: bool
+    pick: int | None
+
+    @property
+    def red(self) -> bool:
+        return self.suit in ("hearts", "diamonds")
+
+
+@dataclass(frozen=True)
 class State:
     """A solitaire position. Piles list their cards bottom → top; the bottom
     ``hidden[i]`` cards of pile ``i`` are face down; ``hand`` holds the cards
@@ -208,6 +225,27 @@ class State:
     def top_run(self, pile: int) -> int:
         """How many cards from the top of ``pile`` may move together (S2)."""
         return run_length(self.piles[pile], self.hidden[pile])
+
+    def pile_view(self, pile: int) -> tuple[CardView, ...]:
+        """The cards of ``pile`` bottom → top as a front end draws them."""
+        cards = self.piles[pile]
+        run = self.top_run(pile)
+        hidden = self.hidden[pile]
+        return tuple(
+            CardView(
+                card=card,
+                label=card_label(card),
+                words=card_words(card),
+                suit=SUIT_NAMES[suit_of(card)],
+                face_up=i >= hidden,
+                pick=len(cards) - i if i >= len(cards) - run else None,
+            )
+            for i, card in enumerate(cards)
+        )
+
+    @property
+    def face_down_count(self) -> int:
+        return sum(self.hidden)
 
     def face_up(self, pile: int) -> tuple[int, ...]:
         """The face-up cards of ``pile``, bottom → top."""

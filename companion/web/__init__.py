@@ -20,6 +20,7 @@ BLUEPRINTS = (
     "table",
     "achievements",
     "print",
+    "solitaire_pages",
 )
 
 CSRF_FIELD = "csrf_token"

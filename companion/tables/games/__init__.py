@@ -34,7 +34,16 @@ class GameKind:
     blurb: str = ""
 
 
-_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind", "autumn_ash")
+_MODULES = (
+    "scorepad",
+    "autumn_leaves",
+    "venture",
+    "pairs",
+    "leaf",
+    "north_wind",
+    "autumn_ash",
+    "solitaire",
+)
 
 GAMES: dict[str, GameKind] = {}
 

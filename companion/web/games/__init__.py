@@ -77,7 +77,16 @@ class Screen:
     uses_seats: bool = False
 
 
-_MODULES = ("scorepad", "autumn_leaves", "venture", "pairs", "leaf", "north_wind", "autumn_ash")
+_MODULES = (
+    "scorepad",
+    "autumn_leaves",
+    "venture",
+    "pairs",
+    "leaf",
+    "north_wind",
+    "autumn_ash",
+    "solitaire",
+)
 
 SCREENS: dict[str, Screen] = {}
 

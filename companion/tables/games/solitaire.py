@@ -1,0 +1,48 @@
+"""Autumn Leaves solitaire as a table game: one player, one deal.
+
+Options: ``{"deal": N}``, the deal number (the solitaire seed, S1); without
+it the table's own seed is the deal. The log holds the ``Move`` and ``Deal``
+actions of :mod:`companion.rules.solitaire` as JSON, so the core's undo is
+the solitaire's undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules import actions, solitaire
+from companion.rules.errors import RuleError
+
+from . import GameKind
+
+MAX_DEAL = 999_999_999
+
+
+def deal_number(options: Mapping[str, Any], seed: int) -> int:
+    """The deal a table plays; raises RuleError for a bad number in the options."""
+    deal = options.get("deal", seed)
+    if isinstance(deal, bool) or not isinstance(deal, int) or not 0 <= deal <= MAX_DEAL:
+        raise RuleError(f"a deal number is a whole number from 0 to {MAX_DEAL}, not {deal!r}")
+    return deal
+
+
+def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
+    if len(players) != 1:
+        raise RuleError(f"solitaire is for one player, not {len(players)}")
+    return solitaire.new_game(deal_number(options, seed))
+
+
+def _apply(state: Any, action: Mapping[str, Any]) -> Any:
+    return solitaire.apply(state, actions.from_dict(action, solitaire.ACTIONS))
+
+
+KIND = GameKind(
+    key="solitaire",
+    title="Autumn Leaves solitaire",
+    min_players=1,
+    max_players=1,
+    new_state=_new_state,
+    apply=_apply,
+    blurb="Toby Ord's patience for a standard deck: sort each suit King to Ace. Hints, a solver.",
+)

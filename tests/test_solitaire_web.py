@@ -1,0 +1,199 @@
+"""The solitaire screen through the test client: moves, deals, undo, hints,
+the "winnable?" check, new and replayed deals, statistics."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.rules import actions, solitaire
+from companion.rules.solitaire_solver import solve
+
+DEAL = 28  # a deal the solver wins in a few hundred positions
+
+
+@pytest.fixture(scope="module")
+def winning_line():
+    found = solve(solitaire.new_game(DEAL), budget=10, max_nodes=20_000)
+    assert found.result == "won"
+    return [actions.to_dict(m) for m in found.moves]
+
+
+@pytest.fixture
+def game(make_table):
+    return make_table("solitaire", ["Solo"], {"deal": DEAL})
+
+
+def play(store, table, moves):
+    version = store.version(table.token)
+    for move in moves:
+        store.act(table.token, version, move)
+        version += 1
+
+
+def pick_and_target(move):
+    return {"pick": f"{move['source']}:{move['count']}", "target": str(move["target"])}
+
+
+def test_new_deal_by_number_starts_a_table_with_that_deal(phone, store):
+    response = phone.post("/solitaire/new", {"deal": "1234", "name": "Ana"}, htmx=False)
+    assert response.status_code == 303
+    table = store.tables(game="solitaire")[0]
+    assert table.options == {"deal": 1234} and table.players == ("Ana",)
+    assert store.snapshot(table.token).state == solitaire.new_game(1234)
+
+
+def test_an_empty_deal_number_picks_a_random_deal(phone, store):
+    assert phone.post("/solitaire/new", {"deal": ""}, htmx=False).status_code == 303
+    deal = store.tables(game="solitaire")[0].options["deal"]
+    assert isinstance(deal, int) and deal >= 0
+
+
+@pytest.mark.parametrize("deal", ["-1", "seven", "1234567890", "٣"])
+def test_a_bad_deal_number_is_refused_with_422(phone, store, error_message, deal):
+    response = phone.post("/solitaire/new", {"deal": deal}, htmx=False)
+    assert response.status_code == 422
+    assert "is not a whole number from 0 to 999999999" in error_message(response)
+    assert store.tables(game="solitaire") == []
+
+
+def test_the_board_shows_the_layout_but_never_the_face_down_cards(phone, game):
+    html = phone.get(f"/t/{game.token}").get_data(as_text=True)
+    state = solitaire.new_game(DEAL)
+    assert f"Deal #{DEAL}" in html and "5 deals left" in html and "16 face down" in html
+    assert html.count('class="sol-card sol-back"') == 16
+    for i, pile in enumerate(state.piles):
+        top = solitaire.card_label(pile[-1])
+        assert f'value="{i}:1"' in html and top in html
+        for hidden in pile[:-1]:
+            assert solitaire.card_words(hidden) not in html
+
+
+def test_a_move_is_a_pick_and_a_target(phone, game, store, winning_line):
+    first = winning_line[0]
+    response = phone.act(game, "move", **pick_and_target(first))
+    assert response.status_code == 200
+    assert store.snapshot(game.token).actions == (first,)
+    assert "Moved a card from pile" in response.get_data(as_text=True)
+
+
+def test_the_page_works_without_javascript(phone, game, store, winning_line):
+    response = phone.post(
+        f"/t/{game.token}/act",
+        {"action": "move", "version": "0", **pick_and_target(winning_line[0])},
+        htmx=False,
+    )
+    assert response.status_code == 303
+    assert store.version(game.token) == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({}, "Tap a card first"),
+        ({"pick": "0:1"}, "Now tap the pile"),
+        ({"pick": "0:1", "target": "9"}, "There is no pile 10"),
+        ({"pick": "x:1", "target": "1"}, "is not a pile"),
+        ({"pick": "0:2", "target": "1"}, "Pile 1 has only 1 face-up card"),
+        ({"pick": "0:1", "target": "0"}, "Pile 1 is already where the cards are"),
+    ],
+)
+def test_bad_moves_show_why_with_422_and_change_nothing(phone, game, store, error_message,
+                                                       fields, words):  # fmt: skip
+    response = phone.act(game, "move", **fields)
+    assert response.status_code == 422
+    assert words in error_message(response)
+    assert store.version(game.token) == 0
+
+
+def test_a_card_onto_another_suit_is_refused_in_words(phone, make_table, store, error_message):
+    table = make_table("solitaire", ["Solo"], {"deal": DEAL})
+    state = store.snapshot(table.token).state
+    tops = [p[-1] for p in state.piles]
+    s, t = next(
+        (s, t) for s in range(6) for t in range(6)
+        if s != t and solitaire.suit_of(tops[s]) != solitaire.suit_of(tops[t])
+    )  # fmt: skip
+    response = phone.act(table, "move", pick=f"{s}:1", target=str(t))
+    assert response.status_code == 422
+    assert "cards go only onto their own suit" in error_message(response)
+
+
+def test_deal_button_deals_six_and_counts_down_to_none(phone, game, store, error_message):
+    for left in (4, 3, 2, 1, 0):
+        response = phone.act(game, "deal")
+        assert response.status_code == 200
+        assert f"{left} deal{'s' if left != 1 else ''} left" in response.get_data(as_text=True)
+    assert [len(p) for p in store.snapshot(game.token).state.piles] == [9, 9, 8, 8, 9, 9]
+    response = phone.act(game, "deal")
+    assert response.status_code == 422
+    assert "No deals left" in error_message(response)
+
+
+def test_undo_is_the_tables_undo(phone, game, store):
+    phone.act(game, "deal")
+    response = phone.post(f"/t/{game.token}/undo", {"version": str(store.version(game.token))})
+    assert response.status_code == 200
+    assert store.snapshot(game.token).state == solitaire.new_game(DEAL)
+
+
+def test_hint_names_the_next_move_of_a_winning_line_and_preselects_it(phone, game, winning_line):
+    response = phone.get(f"/t/{game.token}/solitaire/hint", htmx=True)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Hint: Move the" in html and "a winning line of" in html
+    checked = re.search(r'name="pick" value="([^"]+)" class="visually-hidden" checked', html)
+    assert checked is not None
+    assert 'id="board"' in html and "<html" not in html  # the fragment for htmx
+
+
+def test_hint_without_javascript_is_a_whole_page(phone, game):
+    response = phone.get(f"/t/{game.token}/solitaire/hint")
+    assert response.status_code == 200 and "<html" in response.get_data(as_text=True)
+
+
+def test_winnable_check_answers_yes_for_a_winnable_deal(phone, game):
+    response = phone.get(f"/t/{game.token}/solitaire/check", htmx=True)
+    assert "Yes: it can still be won from here" in response.get_data(as_text=True)
+
+
+def test_hint_and_check_are_only_for_solitaire_tables(phone, make_table):
+    other = make_table("scorepad", ["Ana"], {})
+    assert phone.get(f"/t/{other.token}/solitaire/hint").status_code == 404
+    assert phone.get("/t/nonsense-token-of-no-table/solitaire/check").status_code == 404
+
+
+def test_the_last_move_wins_and_the_board_says_so(phone, game, store, winning_line):
+    play(store, game, winning_line[:-1])
+    response = phone.act(game, "move", **pick_and_target(winning_line[-1]))
+    html = response.get_data(as_text=True)
+    assert f"You won deal #{DEAL} in {len(winning_line)} moves" in html
+    assert 'value="move"' not in html
+    assert store.snapshot(game.token).state.won
+
+
+def test_statistics_count_played_won_and_streaks(phone, make_table, store, winning_line):
+    won_first = make_table("solitaire", ["Solo"], {"deal": DEAL})
+    play(store, won_first, winning_line)
+    lost_second = make_table("solitaire", ["Solo"], {"deal": DEAL})
+    play(store, lost_second, winning_line[:1])
+    make_table("solitaire", ["Solo"], {"deal": DEAL})  # never played: does not count
+    won_third = make_table("solitaire", ["Solo"], {"deal": DEAL})
+    play(store, won_third, winning_line)
+    in_play = make_table("solitaire", ["Solo"], {"deal": DEAL})
+    play(store, in_play, winning_line[:2])  # the newest, still going: keeps the streak
+    html = phone.get("/solitaire").get_data(as_text=True)
+    stat = dict(re.findall(r'id="stat-(\w+)">(\d+)<', html))
+    assert stat == {"played": "4", "won": "2", "streak": "1"}
+    assert "Best streak" in html
+
+
+def test_replay_button_starts_the_same_deal_again(phone, game, store):
+    response = phone.post("/solitaire/new", {"deal": str(DEAL), "name": "Solo"}, htmx=False)
+    assert response.status_code == 303
+    assert [t.options["deal"] for t in store.tables(game="solitaire")] == [DEAL, DEAL]
+
+
+def test_summary_line_in_the_table_list(phone, game):
+    assert f"Deal #{DEAL}: 5 deals left, 16 face down" in phone.get("/").get_data(as_text=True)
