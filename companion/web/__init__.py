@@ -117,6 +117,9 @@ def init_web(app: Flask) -> None:
     ):
         if app.config.get(key) is None:
             app.config[key] = value
+    # Phones poll every 2 s: re-signing and re-sending the session cookie on
+    # each poll costs time and bytes for nothing (it is sent when it changes).
+    app.config["SESSION_REFRESH_EACH_REQUEST"] = False
     games.load()
     screens.load()
     app.jinja_env.globals["csrf_token"] = csrf_token

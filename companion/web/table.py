@@ -9,8 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import OrderedDict
 from datetime import UTC, datetime
 from functools import lru_cache
+from threading import Lock
 from typing import Any
 
 import qrcode
@@ -35,7 +37,7 @@ from companion.tables.store import (
     TableError,
 )
 
-from . import sentence, store
+from . import csrf_token, sentence, store
 from .games import FormError, Screen
 from .games import load as load_screens
 
@@ -118,6 +120,37 @@ def render_board(
     return render_template(template, **context), status
 
 
+# Six phones at a table poll the same version of the same board: render it
+# once per (table, version, seat, view) in this process and give each phone
+# its own copy with its own CSRF token. Only for plain polls (no query but
+# ``v``), which no board template renders differently per request.
+_POLLED: OrderedDict[tuple[str, int, str | None, bool, bool], str] = OrderedDict()
+_POLLED_LOCK = Lock()
+_POLLED_SIZE = 256
+_CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
+
+
+def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
+    """``render_board`` for a poll, served from a small per-process cache."""
+    if set(request.args) - {"v"}:
+        return render_board(snap, readonly=readonly)
+    me = None if readonly else my_seat(snap)
+    key = (snap.table.token, snap.table.version, me, readonly, _is_htmx())
+    token = csrf_token()
+    with _POLLED_LOCK:
+        cached = _POLLED.get(key)
+        if cached is not None:
+            _POLLED.move_to_end(key)
+    if cached is not None:
+        return cached.replace(_CSRF_SLOT, token), 200
+    html, status = render_board(snap, readonly=readonly)
+    with _POLLED_LOCK:
+        _POLLED[key] = html.replace(token, _CSRF_SLOT)
+        while len(_POLLED) > _POLLED_SIZE:
+            _POLLED.popitem(last=False)
+    return html, status
+
+
 def _posted_version(snap: Snapshot) -> int:
     raw = request.form.get("version", "")
     if not raw.isdecimal() or len(raw) > 12:
@@ -148,7 +181,7 @@ def poll(token: str) -> Any:
         return Response(status=404)
     if request.args.get("v") == str(version):
         return Response(status=204)
-    return render_board(_snapshot(token))
+    return render_polled_board(_snapshot(token))
 
 
 @bp.get("/v/<view_token>")
@@ -169,7 +202,7 @@ def view_poll(view_token: str) -> Any:
         return Response(status=404)
     if request.args.get("v") == str(table.version):
         return Response(status=204)
-    return render_board(store().snapshot(table.token), readonly=True)
+    return render_polled_board(store().snapshot(table.token), readonly=True)
 
 
 # --- writes ---------------------------------------------------------------
