@@ -20,7 +20,8 @@ serve the same tables. A typical command (see the README's deploy section)::
         --bind 0.0.0.0:8000 'companion.wsgi:app'
 
 ``--preload`` works too: the master builds the app once and each worker then
-opens its own database connections.
+opens its own database connections. ``GET /healthz`` answers ``ok`` without
+touching the database, for a proxy's health check.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ def make_app() -> Flask:
     public = os.environ.get("LEAFPILE_PUBLIC_URL")
     if public:
         application.config["PUBLIC_URL"] = public
+
+    @application.get("/healthz")
+    def healthz() -> tuple[str, int, dict[str, str]]:
+        """A health check for a proxy or load balancer: no database, no session."""
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
     # Connections opened while building the app (creating the tables) must not
     # be inherited by forked workers: each worker opens its own.
     application.extensions["leafpile_store"].engine.dispose()
