@@ -468,3 +468,31 @@ def test_the_instance_folder_comes_from_the_environment_not_the_code(monkeypatch
         assert os.path.isfile(tmp_path / "here" / "secret_key")
     finally:
         application.extensions["leafpile_store"].engine.dispose()
+
+
+def test_a_polled_board_never_carries_another_phones_csrf_token(
+    app, store, make_table, new_client_phone
+):
+    # Polls of one version are rendered once per process and shared: each phone
+    # must still get its own token, never the first poller's.
+    table = make_table("scorepad", ["Ana", "Ben"])
+    store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2]})
+    phones = [new_client_phone() for _ in range(3)]
+    assert len({p.csrf for p in phones}) == 3
+    for htmx in (True, False):
+        for phone in phones:
+            body = phone.get(f"/t/{table.token}/poll?v=0", htmx=htmx).get_data(as_text=True)
+            tokens = set(re.findall(r'name="csrf_token" value="([^"]+)"', body))
+            tokens |= set(re.findall(r'"X-CSRF-Token": "([^"]+)"', body))
+            assert tokens == {phone.csrf}
+            assert 'data-version="1"' in body and "\x00" not in body
+    # A later version is a fresh render, and every phone's token still works.
+    for n, phone in enumerate(phones, start=1):
+        body = phone.get(f"/t/{table.token}/poll?v=0", htmx=True).get_data(as_text=True)
+        assert f'data-version="{n}"' in body
+        response = phone.post(
+            f"/t/{table.token}/act",
+            {"version": str(n), "action": "add-round", "score0": "1", "score1": "1"},
+        )
+        assert response.status_code == 200
+    assert store.version(table.token) == 4
