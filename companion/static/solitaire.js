@@ -24,6 +24,7 @@
     var form = layout();
     if (!form || !form.contains(event.target)) return;
     if (event.target.closest("button.sol-drop")) return; // the button does it itself
+    if (event.target.matches("input")) return; // the label's own click on its radio
     var pile = event.target.closest(".sol-pile");
     if (!pile) return;
     var pick = picked(form);

@@ -1,0 +1,87 @@
+"""The solitaire in a real phone-sized Chromium (390x844): win a prepared,
+nearly won deal by tapping cards and piles."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.rules import actions, solitaire
+from companion.rules.solitaire_solver import solve
+
+pytestmark = pytest.mark.browser
+
+SHOTS = os.environ.get("LEAFPILE_SCREENSHOTS")  # a folder to save screenshots in, if set
+DEAL = 28
+LAST_MOVES = 3  # left for the thumb
+
+
+def prepare(store):
+    """A deal 28 table with all but the last few moves of a winning line played."""
+    found = solve(solitaire.new_game(DEAL), budget=10, max_nodes=20_000)
+    assert found.result == "won"
+    line = [actions.to_dict(m) for m in found.moves]
+    assert all(m["type"] == "Move" for m in line[-LAST_MOVES:])
+    table = store.create_table("solitaire", ["Solo"], {"deal": DEAL}, "Solitaire #28")
+    for version, move in enumerate(line[:-LAST_MOVES]):
+        store.act(table.token, version, move)
+    return table, line[-LAST_MOVES:], len(line)
+
+
+def wait_for_version(page, version: int) -> None:
+    page.locator(f'#board[data-version="{version}"]').wait_for()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_nearly_won_deal_is_won_by_tapping(live_server, new_phone, scheme):
+    table, moves, total = prepare(live_server.store)
+    page = new_phone(scheme)
+    page.goto(f"{live_server.url}/t/{table.token}")
+    version = total - LAST_MOVES
+
+    # Every control is big enough for a thumb, and nothing sticks out sideways.
+    for control in page.locator("#board button:visible, #board label.sol-card:visible").all():
+        box = control.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"solitaire-{scheme}.png"), full_page=True)
+
+    for i, move in enumerate(moves):
+        card = page.locator(f'label.sol-card[data-pick="{move["source"]}:{move["count"]}"]')
+        card.tap(position={"x": 20, "y": 12})  # the strip of the card that shows
+        assert card.locator("input").is_checked()
+        if i == 0:
+            # The numbered button above a pile works without any script...
+            page.get_by_role("button", name=f"Move to pile {move['target'] + 1}").tap()
+        else:
+            # ...and with the script a tap anywhere on the pile does too.
+            page.locator(f'.sol-pile[data-pile="{move["target"]}"] .sol-stack').tap(
+                position={"x": 20, "y": 20}
+            )
+        version += 1
+        wait_for_version(page, version)
+
+    page.get_by_text(f"You won deal #{DEAL} in {total} moves!").wait_for()
+    assert page.locator("#sol-layout").count() == 0  # nothing left to move
+    assert live_server.store.snapshot(table.token).state.won
+
+
+def test_undo_and_hint_on_a_phone(live_server, new_phone):
+    table, moves, total = prepare(live_server.store)
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")
+    page.get_by_role("link", name="Hint").tap()
+    page.get_by_text("Hint: Move the").wait_for()
+    # The hinted card is already picked: one tap on the target pile plays it.
+    move = moves[0]
+    picked = page.locator("input[name=pick]:checked")
+    assert picked.get_attribute("value") == f"{move['source']}:{move['count']}"
+    page.get_by_role("button", name=f"Move to pile {move['target'] + 1}").tap()
+    wait_for_version(page, total - LAST_MOVES + 1)
+    page.get_by_role("button", name="↶ Undo").tap()
+    wait_for_version(page, total - LAST_MOVES + 2)
+    state = live_server.store.snapshot(table.token).state
+    assert len(live_server.store.snapshot(table.token).actions) == total - LAST_MOVES
+    assert not state.won
