@@ -123,7 +123,9 @@ def render_board(
 # Six phones at a table poll the same version of the same board: render it
 # once per (table, version, seat, view) in this process and give each phone
 # its own copy with its own CSRF token. Only for plain polls (no query but
-# ``v``), which no board template renders differently per request.
+# ``v``) and for the board a successful write answers with (the next polls
+# ask for exactly that version): no board template renders these two
+# differently per request.
 _POLLED: OrderedDict[tuple[str, int, str | None, bool, bool], str] = OrderedDict()
 _POLLED_LOCK = Lock()
 _POLLED_SIZE = 256
@@ -131,7 +133,7 @@ _CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
 
 
 def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
-    """``render_board`` for a poll, served from a small per-process cache."""
+    """``render_board`` for a poll or a successful write, through a small per-process cache."""
     if set(request.args) - {"v"}:
         return render_board(snap, readonly=readonly)
     me = None if readonly else my_seat(snap)
@@ -219,7 +221,7 @@ def _write(token: str, do: Any) -> Any:
     except (FormError, TableError) as exc:
         return render_board(store().snapshot(token), error=sentence(str(exc)), status=422)
     if _is_htmx():
-        return render_board(after)
+        return render_polled_board(after)
     return redirect(url_for("table.page", token=token), code=303)
 
 
