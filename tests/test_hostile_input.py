@@ -155,10 +155,10 @@ class FormReader(HTMLParser):
             self._select = None
 
 
-def read_forms(html: str) -> list[Form]:
+def read_forms(html: str, method: str = "post") -> list[Form]:
     reader = FormReader()
     reader.feed(html)
-    return [f for f in reader.forms if f.method == "post"]
+    return [f for f in reader.forms if method in ("any", f.method)]
 
 
 # --- fixtures and checks -------------------------------------------------------
@@ -296,6 +296,33 @@ def test_junk_in_the_new_table_form_never_500s_and_creates_at_most_one_table(
     else:
         assert response.status_code == 422
         assert len(store.tables(limit=10**6)) == before
+
+
+PAGES = ["/", "/join", "/print/", "/solitaire", "/achievements", "/new/scorepad"]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_junk_in_any_other_form_never_500s_and_a_refusal_creates_nothing(app, store, phone, data):
+    """Every form on the pages outside a table (GET and POST), filled with junk."""
+    forms = []
+    for path in PAGES:
+        response = phone.get(path)
+        if response.status_code == 200:
+            forms += read_forms(response.get_data(as_text=True), "any")
+    assert forms
+    form = data.draw(st.sampled_from(forms))
+    values = fill(form, data, hostile=data.draw(st.booleans()))
+    before = len(store.tables(limit=10**6))
+    if form.method == "get":
+        response = phone.client.get(form.action or "/", query_string=values)
+    else:
+        response = phone.client.post(form.action, data=values)
+    check_answer(response, f"{form.method} {form.action} {values}")
+    if response.status_code not in (200, 303):
+        assert len(store.tables(limit=10**6)) == before
+    else:
+        assert len(store.tables(limit=10**6)) in (before, before + 1)
 
 
 path_junk = st.one_of(
