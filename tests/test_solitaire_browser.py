@@ -13,17 +13,17 @@ from companion.rules.solitaire_solver import solve
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("LEAFPILE_SCREENSHOTS")  # a folder to save screenshots in, if set
-DEAL = 28
+DEAL = 20
 LAST_MOVES = 3  # left for the thumb
 
 
 def prepare(store):
-    """A deal 28 table with all but the last few moves of a winning line played."""
+    """A deal 20 table with all but the last few moves of a winning line played."""
     found = solve(solitaire.new_game(DEAL), budget=10, max_nodes=20_000)
     assert found.result == "won"
     line = [actions.to_dict(m) for m in found.moves]
     assert all(m["type"] == "Move" for m in line[-LAST_MOVES:])
-    table = store.create_table("solitaire", ["Solo"], {"deal": DEAL}, "Solitaire #28")
+    table = store.create_table("solitaire", ["Solo"], {"deal": DEAL}, "Solitaire #20")
     for version, move in enumerate(line[:-LAST_MOVES]):
         store.act(table.token, version, move)
     return table, line[-LAST_MOVES:], len(line)

@@ -71,7 +71,7 @@ def test_every_line_the_solver_returns_replays_to_a_win(seed):
         assert solitaire.replay(game, stored).won
 
 
-@pytest.mark.parametrize("seed", [14, 28])
+@pytest.mark.parametrize("seed", [14, 20])
 def test_solver_wins_full_deals_that_it_finds_quickly(seed):
     game = new_game(seed=seed)
     found = solve(game, budget=5, max_nodes=20_000)
@@ -105,7 +105,7 @@ def test_running_out_of_nodes_is_unknown_not_lost():
 
 
 def test_hint_is_the_first_move_of_a_winning_line():
-    game = new_game(seed=28)
+    game = new_game(seed=20)
     found = solve(game, budget=5, max_nodes=20_000)
     tip = hint(game, budget=5, max_nodes=20_000)
     assert tip.result == WON
