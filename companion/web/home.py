@@ -20,9 +20,23 @@ bp = Blueprint("home", __name__)
 MAX_SEATS = 8
 
 
+# The order of the "Start a table" menu: card games, Leaf, the rest, the pad.
+MENU_ORDER = (
+    "pairs",
+    "venture",
+    "autumn_leaves",
+    "north_wind",
+    "leaf",
+    "autumn_ash",
+    "solitaire",
+)
+
+
 def _games_in_menu() -> list[Any]:
     screens = load_screens()
-    return [kind for key, kind in load_games().items() if key in screens]
+    kinds = [kind for key, kind in load_games().items() if key in screens]
+    rank = {key: i for i, key in enumerate(MENU_ORDER)}
+    return sorted(kinds, key=lambda kind: (kind.key == "scorepad", rank.get(kind.key, 99)))
 
 
 @bp.get("/")
@@ -54,9 +68,7 @@ def new_table(game: str) -> Any:
     if request.method == "GET":
         return render_template("home/new.html", kind=kind, screen=screen, seats=seats, form={})
     form = request.form
-    players = tuple(
-        " ".join(form.get(f"player{i}", "").split()) for i in range(1, seats + 1)
-    )
+    players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in range(1, seats + 1))
     players = tuple(p for p in players if p)
     try:
         options = screen.parse_options(form, players)
