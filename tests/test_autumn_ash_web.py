@@ -104,3 +104,16 @@ def test_summary_line_for_the_table_list(phone, race):
     phone.act(race, "bag", player="Ana", **RED_ROW)
     html = phone.get("/").get_data(as_text=True)
     assert "Ana 9 · Ben 0" in html
+
+
+def test_history_lists_each_bag_with_its_breakdown(phone, race, store):
+    store.act(race.token, 0, {"type": "Bag", "player": "Ben",
+                              "pieces": [["orange", 1], ["orange", 1], ["orange", 2]]})  # fmt: skip
+    html = phone.get(f"/t/{race.token}/history").get_data(as_text=True)
+    assert "Ben bagged orange drone, orange pawn, orange pawn: 4 pips + orange 3 = 7" in html
+
+
+def test_spectators_see_the_scores_but_no_bag_forms(phone, race):
+    html = phone.get(f"/v/{race.view_token}").get_data(as_text=True)
+    assert 'data-player="Ana">0<' in html and "ash-reference" in html
+    assert 'value="bag"' not in html

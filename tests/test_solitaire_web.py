@@ -197,3 +197,18 @@ def test_replay_button_starts_the_same_deal_again(phone, game, store):
 
 def test_summary_line_in_the_table_list(phone, game):
     assert f"Deal #{DEAL}: 5 deals left, 16 face down" in phone.get("/").get_data(as_text=True)
+
+
+def test_history_says_each_move_in_words(phone, game, store, winning_line):
+    first = winning_line[0]
+    store.act(game.token, 0, first)
+    store.act(game.token, 1, {"type": "Deal"})
+    html = phone.get(f"/t/{game.token}/history").get_data(as_text=True)
+    assert "Dealt a card onto every pile" in html
+    assert f"from pile {first['source'] + 1} to pile {first['target'] + 1}" in html
+
+
+def test_spectators_see_the_cards_but_no_controls(phone, game):
+    html = phone.get(f"/v/{game.view_token}").get_data(as_text=True)
+    assert "sol-card" in html and f"Deal #{DEAL}" in html
+    assert 'name="pick"' not in html and "Hint" not in html
