@@ -201,9 +201,9 @@ def solve(state: State, budget: float = 2.0, *, max_nodes: int | None = None) ->
     independent of the machine's speed).
 
     The search is best first: it always continues from the most promising
-    position seen so far (least disorder, fewest moves), and it never looks at a position twice, so
-    when every reachable position has been looked at without a win the deal
-    is proved lost. Every returned winning line replays to a win through
+    position seen so far (least disorder, fewest moves), and it never looks
+    at a position twice, so when every reachable position has been looked at
+    without a win the deal is proved lost. Every returned winning line replays to a win through
     :func:`companion.rules.solitaire.apply`. Raises nothing for a legal state.
     """
     start = time.monotonic()
