@@ -516,6 +516,12 @@ class Store:
         except TableError as exc:
             self.delete_table(table.token)
             raise TableError(f"this export does not replay: {exc}") from exc
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # A file's actions are anybody's JSON: a game that meets a field of
+            # the wrong type (null scores, say) may fail outside its rule
+            # checks. The file is refused and its half-built table removed.
+            self.delete_table(table.token)
+            raise TableError("this export does not replay: it has a damaged action") from exc
         return self.table(table.token)
 
     # join codes
