@@ -633,3 +633,34 @@ def test_control_characters_in_names_titles_and_seats_are_dropped_not_a_500(app,
     assert imported.status_code == 303
     copy = store.export(imported.headers["Location"].rsplit("/", 1)[1])
     assert copy["events"][0]["seat"] == "Seat" and copy["title"] == "T"
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "AddRound", "scores": None},
+        {"type": "AddRound", "scores": "12"},
+        {"type": "AddRound", "scores": [None, "x"]},
+        {"type": "FixEntry", "round": None, "player": None, "points": []},
+        {"type": "AddRound"},
+        {"type": ["AddRound"]},
+    ],
+)
+def test_an_import_with_a_wrongly_typed_action_is_refused_and_leaves_nothing(
+    app, store, phone, payload
+):
+    source = store.create_table("scorepad", ["Ana", "Ben"], {}, seed=1)
+    store.act(source.token, 0, {"type": "AddRound", "scores": [1, 2]})
+    export = store.export(source.token)
+    export["events"].append({"seq": 2, "kind": "action", "payload": payload, "seat": None})
+    response = phone.client.post(
+        "/import",
+        data={
+            "csrf_token": phone.csrf,
+            "file": (io.BytesIO(json.dumps(export).encode()), "t.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "does not replay" in response.get_data(as_text=True)
+    assert [t.token for t in store.tables()] == [source.token]
