@@ -463,6 +463,8 @@ def pages_of(app: Any, table: Any, code: str) -> Iterator[tuple[str, str]]:
                 continue
             if not set(rule.arguments) <= set(values):
                 continue
+            if rule.rule.endswith(("/solitaire/hint", "/solitaire/check")):
+                continue  # a solver's answer (up to seconds), with no names in it
             yield url_for(rule.endpoint, **{k: values[k] for k in rule.arguments}), rule.rule
 
 
@@ -474,7 +476,7 @@ def pdf_text(body: bytes) -> str:
 
 @pytest.mark.parametrize("game", GAMES)
 @settings(
-    max_examples=8,
+    max_examples=6,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -503,7 +505,7 @@ def test_names_and_titles_with_html_are_shown_as_text_everywhere(app, store, pho
     unescaped = [*raw_tags(names), "<script>alert"]
     checked = 0
     for url, rule in pages_of(app, table, code):
-        for htmx in (False, True):
+        for htmx in (False, True) if rule.startswith(("/t/", "/v/")) else (False,):
             response = phone.get(url, htmx=htmx)
             assert response.status_code < 500, url
             body = response.get_data()
