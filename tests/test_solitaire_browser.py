@@ -85,3 +85,21 @@ def test_undo_and_hint_on_a_phone(live_server, new_phone):
     state = live_server.store.snapshot(table.token).state
     assert len(live_server.store.snapshot(table.token).actions) == total - LAST_MOVES
     assert not state.won
+
+
+def test_cards_can_be_dragged_onto_a_pile_on_a_desktop(live_server, browser):
+    table, moves, total = prepare(live_server.store)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/t/{table.token}")
+        move = moves[0]
+        card = page.locator(f'label.sol-card[data-pick="{move["source"]}:{move["count"]}"]')
+        target = page.locator(f'.sol-pile[data-pile="{move["target"]}"]')
+        card.drag_to(target, source_position={"x": 20, "y": 12})
+        page.locator(f'#board[data-version="{total - LAST_MOVES + 1}"]').wait_for()
+        actions_now = live_server.store.snapshot(table.token).actions
+        assert actions_now[-1] == move
+    finally:
+        context.close()
