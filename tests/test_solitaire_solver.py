@@ -171,3 +171,20 @@ def test_moves_in_a_line_are_rules_actions():
     game = new_game(seed=14)
     found = solve(game, budget=5, max_nodes=20_000)
     assert all(isinstance(m, Move | Deal) for m in found.moves)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 6), st.integers(256, 2048))
+def test_a_hint_is_always_a_legal_move_or_none_when_no_move_exists(seed, steps, nodes):
+    game = new_game(seed=seed, layout=TWO_DEALS)
+    for _ in range(steps):  # walk a little way into the deal first, by hints
+        tip = hint(game, budget=2, max_nodes=nodes)
+        if tip.move is None:
+            break
+        game = solitaire.apply(game, tip.move)
+    tip = hint(game, budget=2, max_nodes=nodes)
+    legal = solitaire.legal_moves(game)
+    if tip.move is None:
+        assert game.won or tip.result == LOST
+    else:
+        assert tip.move in legal

@@ -153,9 +153,35 @@ def test_hint_without_javascript_is_a_whole_page(phone, game):
     assert response.status_code == 200 and "<html" in response.get_data(as_text=True)
 
 
-def test_winnable_check_answers_yes_for_a_winnable_deal(phone, game):
+def test_winnable_check_answers_yes_for_a_winnable_deal(phone, game, store, winning_line):
     response = phone.get(f"/t/{game.token}/solitaire/check", htmx=True)
-    assert "Yes: it can still be won from here" in response.get_data(as_text=True)
+    assert "Yes: it can be won (" in response.get_data(as_text=True)
+    store.act(game.token, 0, winning_line[0])
+    response = phone.get(f"/t/{game.token}/solitaire/check", htmx=True)
+    assert "Yes: it can be won from here (" in response.get_data(as_text=True)
+
+
+def test_winnable_check_also_judges_the_start_when_here_is_not_a_yes(
+    phone, game, store, winning_line, monkeypatch
+):
+    from companion.rules import solitaire_solver
+    from companion.web import solitaire_pages
+
+    real_solve = solitaire_solver.solve
+    calls = []
+
+    def solve_unsure_from_here(state, budget=2.0, **kw):
+        calls.append(state)
+        if len(calls) == 1:
+            return solitaire_solver.Solution("unknown", (), 0.1, 5)
+        return real_solve(state, budget, **kw)
+
+    monkeypatch.setattr(solitaire_pages.solitaire_solver, "solve", solve_unsure_from_here)
+    store.act(game.token, 0, winning_line[0])
+    html = phone.get(f"/t/{game.token}/solitaire/check", htmx=True).get_data(as_text=True)
+    assert "Not sure: the solver found no win from here in 0.1 s" in html
+    assert "From the start of the deal: Yes: it can be won (" in html
+    assert calls[1] == solitaire.new_game(DEAL)
 
 
 def test_hint_and_check_are_only_for_solitaire_tables(phone, make_table):

@@ -107,21 +107,25 @@ def check(token: str) -> Any:
     state: solitaire.State = snap.state
     if state.won:
         return _board(snap, Answer("This deal is won."))
-    found = solitaire_solver.solve(state, budget=CHECK_BUDGET)
-    seconds = f"{found.seconds:.1f} s"
-    if found.result == solitaire_solver.WON:
-        text = f"Yes: it can still be won from here ({len(found.moves)} moves; found in {seconds})."
-    elif found.result == solitaire_solver.LOST:
-        text = (
-            f"No: no line wins from here (every position was searched in {seconds}). "
-            "Undo some moves, or try a new deal."
-        )
-    else:
-        text = (
-            f"Not sure: the solver found no win in {seconds}, but did not search everything. "
-            "Many deals of this game cannot be won."
-        )
+    budget = CHECK_BUDGET * 0.6 if snap.actions else CHECK_BUDGET
+    here = solitaire_solver.solve(state, budget=budget)
+    text = _verdict(here, "from here" if snap.actions else "")
+    if snap.actions and here.result != solitaire_solver.WON and state.seed is not None:
+        start = solitaire_solver.solve(solitaire.new_game(state.seed), budget=CHECK_BUDGET * 0.4)
+        text += " From the start of the deal: " + _verdict(start, "")
     return _board(snap, Answer(text))
+
+
+def _verdict(found: solitaire_solver.Solution, where: str) -> str:
+    seconds = f"{found.seconds:.1f} s"
+    place = f" {where}" if where else ""
+    if found.result == solitaire_solver.WON:
+        return f"Yes: it can be won{place} ({len(found.moves)} moves; found in {seconds})."
+    if found.result == solitaire_solver.LOST:
+        return f"No: no line wins{place} (every position was searched in {seconds})."
+    return (
+        f"Not sure: the solver found no win{place} in {seconds}, but did not search everything."
+    )
 
 
 def statistics(tables: list[Any] | None = None) -> Statistics:
