@@ -14,8 +14,12 @@ SHOTS = os.environ.get("LEAFPILE_SCREENSHOTS")  # a folder to save screenshots i
 def bag(page, player: str, index: int, fields: list[str]) -> None:
     """Open the player's bag form, tap the pyramids, score the bag."""
     form = page.locator(f"#ash-bag-{index}")
-    if form.get_attribute("open") is None:
+    first = form.locator(f'label.ash-piece:has(input[name="{fields[0]}"])')
+    for _ in range(3):  # the board may still be settling after a swap: look again
+        if first.is_visible():
+            break
         form.locator("summary").tap()
+        page.wait_for_timeout(300)
     for field in fields:
         toggle = form.locator(f'label.ash-piece:has(input[name="{field}"])')
         toggle.tap()
@@ -49,6 +53,7 @@ def test_a_race_to_21_played_by_thumb(live_server, new_phone, scheme):
     page.get_by_text("Last bag: Ben +10").wait_for()
     page.get_by_role("button", name="↶ Undo").tap()
     page.locator('#board[data-version="3"]').wait_for()
+    page.locator("#ash-bag-1[open]").wait_for()  # an open bag form stays open across a refresh
     assert totals(page) == ("20", "0")
 
     bag(page, "Ben", 1, ["purple-1-0", "purple-1-1", "purple-2-0"])
