@@ -31,7 +31,9 @@
     openDetails = Array.prototype.map.call(
       target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  // afterSwap runs as soon as the new board is in the page, before the
+  // settle delay, so a tap cannot land on a panel that is about to reopen.
+  document.addEventListener("htmx:afterSwap", function () {
     openDetails.forEach(function (id) {
       var d = document.getElementById(id);
       if (d) d.open = true;
