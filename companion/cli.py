@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from . import print_command
+
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -19,7 +21,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_serve_arguments(parser)  # so plain `leafpile --port 8000` works too
 
     # Other subcommands register here, one line each.
-    __import__("printables.command").command.register(commands)  # leafpile print
+    print_command.register(commands)  # leafpile print
     _add_solve(commands)  # leafpile solve
     return parser
 

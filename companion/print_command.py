@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
-import socket
 import sys
 from pathlib import Path
 from typing import Any
+
+from printables import build, filename
+from printables.sheet import Options, parse_offset
+
+from .server import lan_address
 
 PART_NAMES = ("deck", "standard-deck", "aids", "scorepads", "board", "pyramids", "kit")
 
@@ -62,30 +65,15 @@ def register(commands: Any) -> None:
 
 
 def default_url(port: int = 5000) -> str:
-    """``LEAFPILE_PUBLIC_URL``, else this computer's LAN address, else localhost.
-
-    Connecting a UDP socket sends nothing; it only asks which interface the
-    system would use.
-    """
+    """``LEAFPILE_PUBLIC_URL``, else this computer's LAN address, else localhost."""
     configured = os.environ.get("LEAFPILE_PUBLIC_URL")
     if configured:
         return configured
-    for probe in ("10.255.255.255", "192.168.255.255", "172.31.255.255"):
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe_socket:
-                probe_socket.connect((probe, 1))
-                address = probe_socket.getsockname()[0]
-        except OSError:
-            continue
-        if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
-            return f"http://{address}:{port}/"
-    return f"http://localhost:{port}/"
+    address = lan_address()
+    return f"http://{address or 'localhost'}:{port}/"
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import build, filename
-    from .sheet import Options, parse_offset
-
     try:
         options = Options(
             paper=args.paper,
