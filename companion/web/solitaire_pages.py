@@ -63,7 +63,7 @@ def _solitaire_snapshot(token: str) -> Snapshot:
 
 
 def _board(snap: Snapshot, answer: Answer) -> Any:
-    context = table_views._context(snap, error=None, readonly=False)
+    context = table_views.board_context(snap, error=None, readonly=False)
     context["sol_hint"] = answer
     template = "table/_board.html" if request.headers.get("HX-Request") else "table/page.html"
     return render_template(template, **context)

@@ -84,7 +84,7 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code to join" ', 1))
 
 
-def _context(snap: Snapshot, *, error: str | None, readonly: bool) -> dict[str, Any]:
+def board_context(snap: Snapshot, *, error: str | None, readonly: bool) -> dict[str, Any]:
     screen = _screen(snap)
     recent = [e for e in reversed(snap.events)][:HISTORY_ON_BOARD]
     return {
@@ -115,7 +115,7 @@ def render_board(
     snap: Snapshot, *, error: str | None = None, status: int = 200, readonly: bool = False
 ) -> Any:
     """The board fragment for htmx, else the whole page (same data, same status)."""
-    context = _context(snap, error=error, readonly=readonly)
+    context = board_context(snap, error=error, readonly=readonly)
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     return render_template(template, **context), status
 
@@ -166,7 +166,7 @@ def _posted_version(snap: Snapshot) -> int:
 @bp.get("/t/<token>")
 def page(token: str) -> Any:
     snap = _snapshot(token)
-    return render_template("table/page.html", **_context(snap, error=None, readonly=False))
+    return render_template("table/page.html", **board_context(snap, error=None, readonly=False))
 
 
 @bp.get("/t/<token>/board")
@@ -193,7 +193,7 @@ def view(view_token: str) -> Any:
     except NoSuchTable:
         abort(404)
     snap = store().snapshot(table.token)
-    return render_template("table/page.html", **_context(snap, error=None, readonly=True))
+    return render_template("table/page.html", **board_context(snap, error=None, readonly=True))
 
 
 @bp.get("/v/<view_token>/poll")
@@ -269,7 +269,7 @@ def choose_seat(token: str) -> Any:
 @bp.get("/t/<token>/history")
 def history(token: str) -> Any:
     snap = _snapshot(token)
-    context = _context(snap, error=None, readonly=False)
+    context = board_context(snap, error=None, readonly=False)
     return render_template("table/history.html", **context)
 
 
