@@ -173,7 +173,16 @@ def effective_actions(
             redo.append(done.pop())
         elif ev.kind == "redo" and redo:
             done.append(redo.pop())
-    undone = {seq for seq, _ in redo}
+    # Undone: every action that does not count now, whether it can still be
+    # redone or a later action closed the redo stack. (Only the redo stack
+    # used to count, so a fresh replay lost the mark that the writing
+    # process kept, and two workers showed two different histories.)
+    counting = {seq for seq, _ in done}
+    undone = {
+        ev.seq
+        for ev in events
+        if ev.kind == "action" and ev.payload is not None and ev.seq not in counting
+    }
     return [a for _, a in done], [a for _, a in redo], undone
 
 
