@@ -356,3 +356,58 @@ def test_eight_phones_at_one_table_never_lose_or_double_an_entry(tmp_path, db_ur
         served.stop()
         setup.engine.dispose()
     assert "Traceback" not in served.log.read_text(), served.log.read_text()[-3000:]
+
+
+# --- two workers, one database: every worker sees the same table ---------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+steps = st.lists(
+    st.tuples(st.sampled_from(["round", "round", "undo", "redo"]), st.sampled_from([0, 1])),
+    min_size=1,
+    max_size=14,
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(script=steps)
+def test_workers_that_take_turns_writing_show_exactly_the_same_table(tmp_path, db_url, script):
+    # Two Stores on one database are two gunicorn workers: each keeps its own
+    # snapshot cache, and whichever one answers must show the very same
+    # table (state, effective actions, history with its undone marks) as a
+    # worker that has never seen it and replays the whole log.
+    workers = [Store(db_url), Store(db_url)]
+    table = workers[0].create_table("scorepad", ["Ana", "Ben"], {}, seed=1)
+    try:
+        for n, (step, who) in enumerate(script):
+            worker = workers[who]
+            version = worker.version(table.token)
+            try:
+                if step == "round":
+                    worker.act(table.token, version, {"type": "AddRound", "scores": [n, 1]})
+                elif step == "undo":
+                    worker.undo(table.token, version)
+                else:
+                    worker.redo(table.token, version)
+            except ValueError:
+                pass  # nothing to undo or redo: refused, nothing written
+            fresh = Store(db_url)
+            truth = fresh.snapshot(table.token)
+            fresh.engine.dispose()
+            for w in workers:
+                seen = w.snapshot(table.token)
+                assert seen.table.version == truth.table.version
+                assert seen.state == truth.state
+                assert seen.actions == truth.actions
+                assert [(e.seq, e.kind, e.undone) for e in seen.events] == [
+                    (e.seq, e.kind, e.undone) for e in truth.events
+                ]
+                assert (seen.can_undo, seen.can_redo) == (truth.can_undo, truth.can_redo)
+    finally:
+        for w in workers:
+            w.engine.dispose()
