@@ -240,6 +240,7 @@ class Store:
         # (a refused import deletes its table), and a cache keyed by id would
         # then show the new table the deleted one's state.
         self._cache: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+        self._newest: dict[str, int] = {}  # token -> newest cached version
         self._cache_lock = Lock()
 
     # sessions
@@ -347,6 +348,10 @@ class Store:
             return self._rebuild(session, row)
 
     def _rebuild(self, session: Session, row: TableRow) -> Snapshot:
+        snap = self._catch_up(session, row)
+        if snap is not None:
+            self._remember(snap)
+            return snap
         events = [
             Event(e.seq, e.kind, e.payload, e.seat, e.created_at)
             for e in session.scalars(
@@ -363,6 +368,50 @@ class Store:
         self._remember(snap)
         return snap
 
+    def _catch_up(self, session: Session, row: TableRow) -> Snapshot | None:
+        """The table from an older cached version plus the actions since, if it can.
+
+        With several workers, each caches what it served; when another worker
+        wrote the last few versions, replaying the whole log here would cost
+        more the longer the game. If only plain actions came since a version
+        this process has, applying just those gives the same snapshot as a
+        full replay. Undo or redo since then: None (replay it all).
+        """
+        base = self._latest_cached(row.token, below=row.version)
+        if base is None:
+            return None
+        newer = list(
+            session.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == row.id, EventRow.seq > base.table.version)
+                .order_by(EventRow.seq)
+            )
+        )
+        if [e.seq for e in newer] != list(range(base.table.version + 1, row.version + 1)):
+            return None
+        if not all(e.kind == "action" and e.payload is not None for e in newer):
+            return None
+        kind = load()[row.game]
+        state = base.state
+        for e in newer:
+            state = kind.apply(state, e.payload)
+        added = tuple(Event(e.seq, e.kind, e.payload, e.seat, e.created_at) for e in newer)
+        return Snapshot(
+            _view(row),
+            state,
+            (*base.actions, *(e.payload for e in newer)),
+            (*base.events, *added),
+            can_undo=True,
+            can_redo=False,
+        )
+
+    def _latest_cached(self, token: str, below: int) -> Snapshot | None:
+        with self._cache_lock:
+            version = self._newest.get(token)
+            if version is None or version >= below:
+                return None
+            return self._cache.get((token, version))
+
     def _cached(self, token: str, version: int) -> Snapshot | None:
         with self._cache_lock:
             snap = self._cache.get((token, version))
@@ -373,8 +422,13 @@ class Store:
     def _remember(self, snap: Snapshot) -> None:
         with self._cache_lock:
             self._cache[(snap.table.token, snap.table.version)] = snap
+            token = snap.table.token
+            if self._newest.get(token, -1) < snap.table.version:
+                self._newest[token] = snap.table.version
             while len(self._cache) > 256:
-                self._cache.popitem(last=False)
+                (old_token, old_version), _ = self._cache.popitem(last=False)
+                if self._newest.get(old_token) == old_version:
+                    del self._newest[old_token]
 
     # writes
 
