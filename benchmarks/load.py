@@ -402,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--phones", type=int, default=6, help="phones per table")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"),
         help="an empty database to use (default: a fresh SQLite file)",
@@ -417,6 +417,12 @@ def main(argv: list[str] | None = None) -> int:
         process, port = start_server(instance, args.database_url, args.workers, args.threads)
         try:
             results = asyncio.run(run_load(port, process.pid, args.tables, args.phones, seconds))
+        except Exception:
+            log = (instance / "gunicorn.log").read_text(errors="replace")[-3000:]
+            print(f"the load failed; gunicorn said:\n{log}", file=sys.stderr)
+            stop_server(process)
+            raise
+        try:
             workers = worker_pids(process.pid)
             worker_peaks = [peak_rss_mb(pid) for pid in workers]
             master_peak = peak_rss_mb(process.pid)
