@@ -402,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--phones", type=int, default=6, help="phones per table")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
         "--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"),
         help="an empty database to use (default: a fresh SQLite file)",

@@ -16,7 +16,7 @@ Configuration comes from the environment, as for ``leafpile``:
 The app keeps no game state in process memory, so any number of workers can
 serve the same tables. A typical command (see the README's deploy section)::
 
-    gunicorn --workers 2 --worker-class gthread --threads 2 \\
+    gunicorn --workers 2 --worker-class gthread --threads 1 \\
         --bind 0.0.0.0:8000 'companion.wsgi:app'
 
 ``--preload`` works too: the master builds the app once and each worker then
