@@ -413,3 +413,33 @@ def test_workers_that_take_turns_writing_show_exactly_the_same_table(tmp_path, d
     finally:
         for w in workers:
             w.engine.dispose()
+
+
+# --- the load benchmark still runs ----------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_load_benchmark_runs_and_reports_every_figure(tmp_path):
+    # A tiny run of benchmarks/load.py: it must start gunicorn, drive the load
+    # without a single error and print its one JSON object. (Whether the
+    # latency targets are met depends on the machine: not asserted here.)
+    import json
+
+    result = subprocess.run(
+        [sys.executable, "benchmarks/load.py", "--seconds", "2", "--tables", "3", "--phones", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "LEAFPILE_BENCH_DATABASE_URL"},
+    )
+    assert result.returncode in (0, 1), result.stderr[-3000:]
+    report = json.loads(result.stdout)
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["action_ms"]["count"] >= 3 and report["poll_ms"]["count"] >= 3
+    assert report["trivial_ms"]["count"] >= 20
+    for figures in (report["poll_ms"], report["action_ms"], report["trivial_ms"]):
+        assert 0 < figures["p50"] <= figures["p95"] <= figures["p99"] <= figures["max"]
+    assert len(report["server_peak_rss_mb"]["per_worker"]) == 2
+    assert report["targets_met"]["zero_errors"] is True
+    assert report["ok"] == (result.returncode == 0) == all(report["targets_met"].values())
