@@ -16,8 +16,8 @@ Configuration comes from the environment, as for ``leafpile``:
 The app keeps no game state in process memory, so any number of workers can
 serve the same tables. A typical command (see the README's deploy section)::
 
-    gunicorn --workers 2 --worker-class gthread --threads 1 \\
-        --bind 0.0.0.0:8000 'companion.wsgi:app'
+    gunicorn --workers 2 --worker-class gthread --threads 1 --keep-alive 10 \\
+        --worker-tmp-dir /dev/shm --bind 0.0.0.0:8000 'companion.wsgi:app'
 
 ``--preload`` works too: the master builds the app once and each worker then
 opens its own database connections. ``GET /healthz`` answers ``ok`` without
