@@ -64,11 +64,15 @@ def main() -> int:
     for result in (solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN):
         print(f"| {result} | {results[result]} | {100 * results[result] / n:.1f}% |")
     print()
-    print(f"Time per deal: median {statistics.median(times):.2f} s, "
-          f"p95 {percentile(times, 0.95):.2f} s.")
+    print(
+        f"Time per deal: median {statistics.median(times):.2f} s, "
+        f"p95 {percentile(times, 0.95):.2f} s."
+    )
     for result, values in sorted(by_result.items()):
-        print(f"- {result}: median {statistics.median(values):.2f} s, "
-              f"p95 {percentile(values, 0.95):.2f} s")
+        print(
+            f"- {result}: median {statistics.median(values):.2f} s, "
+            f"p95 {percentile(values, 0.95):.2f} s"
+        )
     return 0
 
 

@@ -98,9 +98,9 @@ def test_bag_points_rejects_pieces_the_game_does_not_have(pieces, error, words):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(
-        st.tuples(st.sampled_from(autumn_ash.COLOURS), st.integers(1, 3)), max_size=8
-    ).filter(lambda ps: all(ps.count(p) <= autumn_ash.TRIOS[p[0]] for p in ps))
+    st.lists(st.tuples(st.sampled_from(autumn_ash.COLOURS), st.integers(1, 3)), max_size=8).filter(
+        lambda ps: all(ps.count(p) <= autumn_ash.TRIOS[p[0]] for p in ps)
+    )
 )
 def test_bag_points_is_pips_plus_bonus_of_distinct_colours_in_any_order_x2(pieces):
     bonus = sum(autumn_ash.COLOUR_BONUS[c] for c in {c for c, _ in pieces})

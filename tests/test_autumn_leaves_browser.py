@@ -120,8 +120,9 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     expect(board(ben)).to_contain_text("Round 7: reveal", timeout=LIVE)
     reveal_on_shared(shared, {"Ana": 10, "Ben": 7, "Cy": 10})
     expect(board(shared)).to_contain_text("Ben played their last card and wins the hand.")
-    expect(board(ben)).to_contain_text("Ben played their last card and wins the hand.",
-                                       timeout=LIVE)
+    expect(board(ben)).to_contain_text(
+        "Ben played their last card and wins the hand.", timeout=LIVE
+    )
 
     # Ben's phone enters the others' highest cards (Ana can only hold her 10).
     ben.get_by_text("Enter for the others").click()

@@ -95,9 +95,7 @@ def test_example_11_winner_loses_one_point_per_card_in_own_pile(pile_size):
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("players", "deck"), [(3, 34), (4, 27), (5, 20), (6, 13)]
-)
+@pytest.mark.parametrize(("players", "deck"), [(3, 34), (4, 27), (5, 20), (6, 13)])
 def test_a1_seven_cards_each_and_the_rest_is_the_deck(players, deck):
     state = new_game([f"P{i}" for i in range(players)])
     assert state.hand_sizes == (7,) * players
@@ -259,8 +257,18 @@ def test_a3_no_random_tie_reported_when_the_piles_decide():
 
 @pytest.mark.parametrize(
     ("card", "top", "fits"),
-    [(6, 5, True), (6, 7, True), (6, 6, False), (6, 4, False), (6, 8, False),
-     (1, 2, True), (10, 9, True), (1, 10, False), (10, 1, False), (2, 1, True)],
+    [
+        (6, 5, True),
+        (6, 7, True),
+        (6, 6, False),
+        (6, 4, False),
+        (6, 8, False),
+        (1, 2, True),
+        (10, 9, True),
+        (1, 10, False),
+        (10, 1, False),
+        (2, 1, True),
+    ],
 )
 def test_a4_a_card_fits_only_one_rank_up_or_down(card, top, fits):
     assert can_place(card, top) is fits
@@ -359,7 +367,9 @@ def test_a6_cold_snap_puts_every_card_on_its_owners_pile_in_play_order():
     assert state.piles == ((5, 9), (5, 3), (1, 9))
     assert state.hand_sizes == (5, 5, 5)
     assert [(m.player, m.kind) for m in state.last_moves] == [
-        ("Ben", "cold snap"), ("Cy", "cold snap"), ("Ana", "cold snap"),
+        ("Ben", "cold snap"),
+        ("Cy", "cold snap"),
+        ("Ana", "cold snap"),
     ]
     assert (state.phase, state.round) == (REVEAL, 3)
 
@@ -402,8 +412,11 @@ def test_a7_placing_the_last_card_wins_the_hand_at_once():
 
 
 def test_a7_no_more_actions_once_the_hand_is_over():
-    state = play(reveal(position([[5], [7], [1]], [1, 6, 6], 39), 6, 6, 2), Place("Cy", "Cy"),
-                 Place("Ana", "Ben"))
+    state = play(
+        reveal(position([[5], [7], [1]], [1, 6, 6], 39), 6, 6, 2),
+        Place("Cy", "Cy"),
+        Place("Ana", "Ben"),
+    )
     with pytest.raises(IllegalAction, match="waiting for the highest cards"):
         apply(state, Place("Ben", "Ana"))
     with pytest.raises(IllegalAction, match="cannot reveal cards now"):
@@ -417,8 +430,15 @@ def test_a7_no_more_actions_once_the_hand_is_over():
 
 @pytest.mark.parametrize(
     ("pile", "highest", "winner", "score"),
-    [(6, 9, False, 3), (6, 4, False, 0), (6, 6, False, 0), (1, 10, False, 9),
-     (0, 3, False, 3), (6, None, True, -6), (1, None, True, -1)],
+    [
+        (6, 9, False, 3),
+        (6, 4, False, 0),
+        (6, 6, False, 0),
+        (1, 10, False, 9),
+        (0, 3, False, 3),
+        (6, None, True, -6),
+        (1, None, True, -1),
+    ],
 )
 def test_a8_hand_score_table(pile, highest, winner, score):
     assert hand_score(pile, highest, winner=winner) == score
@@ -677,8 +697,13 @@ def test_unknown_action_is_refused():
 
 @pytest.mark.parametrize(
     "action",
-    [Reveal((("Ana", 3), ("Ben", 10))), Place("Ana", "Ben"), TakeBack("Cy"), DiscardDraw("Ana"),
-     Highest((("Ben", 7),))],
+    [
+        Reveal((("Ana", 3), ("Ben", 10))),
+        Place("Ana", "Ben"),
+        TakeBack("Cy"),
+        DiscardDraw("Ana"),
+        Highest((("Ben", 7),)),
+    ],
 )
 def test_actions_survive_the_json_round_trip(action):
     data = actions.to_dict(action)

@@ -243,9 +243,7 @@ def test_bad_input_at_the_reveal_is_422_and_writes_nothing(
 
 
 @pytest.mark.parametrize(("fields", "message"), BAD_PLAY)
-def test_bad_input_during_play_is_422_and_writes_nothing(
-    phone, table, store, fields, message
-):
+def test_bad_input_during_play_is_422_and_writes_nothing(phone, table, store, fields, message):
     fields = dict(fields)
     play_to_round_4(phone, table)
     before = store.snapshot(table.token)
@@ -300,16 +298,24 @@ def test_undo_takes_back_the_last_entry(phone, table, store):
 @pytest.mark.parametrize(
     ("form", "action"),
     [
-        ({"action": "reveal", "player": "Ben", "card": " 7 "},
-         {"type": "Reveal", "cards": [["Ben", 7]]}),
-        ({"action": "reveal-all", "card0": "3", "card1": "", "card2": "10"},
-         {"type": "Reveal", "cards": [["Ana", 3], ["Cy", 10]]}),
-        ({"action": "place", "player": "Ana", "pile": "Cy"},
-         {"type": "Place", "player": "Ana", "pile": "Cy"}),
+        (
+            {"action": "reveal", "player": "Ben", "card": " 7 "},
+            {"type": "Reveal", "cards": [["Ben", 7]]},
+        ),
+        (
+            {"action": "reveal-all", "card0": "3", "card1": "", "card2": "10"},
+            {"type": "Reveal", "cards": [["Ana", 3], ["Cy", 10]]},
+        ),
+        (
+            {"action": "place", "player": "Ana", "pile": "Cy"},
+            {"type": "Place", "player": "Ana", "pile": "Cy"},
+        ),
         ({"action": "take-back", "player": "Cy"}, {"type": "TakeBack", "player": "Cy"}),
         ({"action": "discard-draw", "player": "Cy"}, {"type": "DiscardDraw", "player": "Cy"}),
-        ({"action": "highest", "player": "Ana", "card": "9"},
-         {"type": "Highest", "cards": [["Ana", 9]]}),
+        (
+            {"action": "highest", "player": "Ana", "card": "9"},
+            {"type": "Highest", "cards": [["Ana", 9]]},
+        ),
         ({"action": "highest-all", "card1": "8"}, {"type": "Highest", "cards": [["Ben", 8]]}),
     ],
 )
@@ -331,8 +337,10 @@ def test_junk_forms_raise_form_error(form):
     ("action", "words"),
     [
         ({"type": "Reveal", "cards": [["Ana", 3]]}, "Revealed: Ana 3"),
-        ({"type": "Place", "player": "Ana", "pile": "Ana"},
-         "Ana placed their card on their own pile"),
+        (
+            {"type": "Place", "player": "Ana", "pile": "Ana"},
+            "Ana placed their card on their own pile",
+        ),
         ({"type": "TakeBack", "player": "Cy"}, "Cy took their card back"),
         ({"type": "Highest", "cards": [["Ben", 9], ["Cy", 4]]}, "Highest in hand: Ben 9, Cy 4"),
         ({"type": "Reveal", "cards": 5}, "Revealed: 5"),

@@ -71,8 +71,15 @@ def test_tree_awards_6_and_3_with_competition_ranking_L4(heights, awards):
 
 # --- L5 totals and the winner -----------------------------------------------------------
 def test_example_13_hera_totals_33_having_gained_8_acorn_tokens_L5():
-    hera = Tally(den={"raven": 2, "fox": 4, "owl": 1}, mushroom_groups=(2, 4), tree=4,
-                 sun=2, leaf_cards=3, acorn_tokens=8, minus_three=1)
+    hera = Tally(
+        den={"raven": 2, "fox": 4, "owl": 1},
+        mushroom_groups=(2, 4),
+        tree=4,
+        sun=2,
+        leaf_cards=3,
+        acorn_tokens=8,
+        minus_three=1,
+    )
     cleo = Tally(tree=6)  # Hera is second highest on the tree
     b = leaf.score({"Hera": hera, "Cleo": cleo}).breakdowns["Hera"]
     assert (b.tree, b.mushrooms, b.leftover, b.penalty, b.animals) == (3, 12, 2, 3, 11)
@@ -84,13 +91,22 @@ def test_example_13_hera_totals_33_having_gained_8_acorn_tokens_L5():
     [
         ({"A": Tally(acorn_tokens=10), "B": Tally(acorn_tokens=9)}, ("A",), "acorns"),
         # L5: tied on acorns → most leaf cards + sun (the odd one that scored nothing)
-        ({"A": Tally(acorn_tokens=9, sun=3), "B": Tally(acorn_tokens=10, sun=1)},
-         ("A",), "leaf cards and sun"),
-        ({"A": Tally(acorn_tokens=10, leaf_cards=1), "B": Tally(acorn_tokens=10)},
-         ("A",), "leaf cards and sun"),
+        (
+            {"A": Tally(acorn_tokens=9, sun=3), "B": Tally(acorn_tokens=10, sun=1)},
+            ("A",),
+            "leaf cards and sun",
+        ),
+        (
+            {"A": Tally(acorn_tokens=10, leaf_cards=1), "B": Tally(acorn_tokens=10)},
+            ("A",),
+            "leaf cards and sun",
+        ),
         # L5: still tied → shared
-        ({"A": Tally(acorn_tokens=10, sun=1), "B": Tally(acorn_tokens=10, leaf_cards=1)},
-         ("A", "B"), "shared"),
+        (
+            {"A": Tally(acorn_tokens=10, sun=1), "B": Tally(acorn_tokens=10, leaf_cards=1)},
+            ("A", "B"),
+            "shared",
+        ),
     ],
 )
 def test_most_acorns_wins_then_spare_cards_and_sun_then_shared_L5(tallies, winners, decided_by):
@@ -156,8 +172,8 @@ def test_score_sheet_entry_can_be_corrected_and_keeps_seat_order():
 
 
 @pytest.mark.parametrize(
-    ("players", "message"), [(["Ana"], "2 to 4 players"), (["A"] * 2, "same name"),
-                             (["A", "B", "C", "D", "E"], "2 to 4")]
+    ("players", "message"),
+    [(["Ana"], "2 to 4 players"), (["A"] * 2, "same name"), (["A", "B", "C", "D", "E"], "2 to 4")],
 )
 def test_score_sheet_needs_two_to_four_distinct_players(players, message):
     with pytest.raises(RuleError, match=message):

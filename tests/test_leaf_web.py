@@ -21,8 +21,18 @@ def sheet(make_table):
     return make_table("leaf", ["Hera", "Cleo"])
 
 
-HERA = {"player": "Hera", "den_raven": "2", "den_fox": "4", "den_owl": "1", "groups": "2 4",
-        "tree": "3", "sun": "2", "leaf_cards": "3", "acorns": "8", "minus_three": "1"}
+HERA = {
+    "player": "Hera",
+    "den_raven": "2",
+    "den_fox": "4",
+    "den_owl": "1",
+    "groups": "2 4",
+    "tree": "3",
+    "sun": "2",
+    "leaf_cards": "3",
+    "acorns": "8",
+    "minus_three": "1",
+}
 
 
 def test_example_13_entered_on_the_sheet_gives_hera_33_with_a_breakdown(phone, sheet):
@@ -61,8 +71,9 @@ def test_a_tie_on_acorns_goes_to_leaf_cards_and_sun_then_is_shared_L5(phone, mak
         ({"player": "Zed"}, "There is no player called 'Zed'"),
     ],
 )
-def test_bad_counts_answer_422_with_the_reason_and_keep_the_typing(phone, store, sheet,
-                                                                   fields, message):
+def test_bad_counts_answer_422_with_the_reason_and_keep_the_typing(
+    phone, store, sheet, fields, message
+):
     r = phone.act(sheet, "tally", **fields)
     assert r.status_code == 422
     assert message in " ".join(notices(r))
@@ -81,8 +92,7 @@ def test_an_entered_count_can_be_corrected_and_the_form_shows_it(phone, store, s
 
 
 def test_the_sheet_works_without_javascript_full_page_post(phone, sheet):
-    r = phone.post(f"/t/{sheet.token}/act", {"action": "tally", "version": "0", **HERA},
-                   htmx=False)
+    r = phone.post(f"/t/{sheet.token}/act", {"action": "tally", "version": "0", **HERA}, htmx=False)
     assert r.status_code == 303
     assert "Hera · counted ✓" in text(phone.get(f"/t/{sheet.token}"))
 

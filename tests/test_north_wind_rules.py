@@ -35,8 +35,7 @@ def acting(tips, colour="red", arrow="top-left", **changes):
     ("difficulty", "sun", "animals", "phase"),
     [("easy", 1, 0, "human"), ("normal", 1, 2, "setup"), ("hard", 2, 3, "setup")],
 )
-def test_difficulty_sets_the_north_winds_sun_and_random_animals_N1(difficulty, sun, animals,
-                                                                   phase):
+def test_difficulty_sets_the_north_winds_sun_and_random_animals_N1(difficulty, sun, animals, phase):
     s = nw.new_game("Ana", difficulty)
     assert (s.sun, s.acorns, s.phase) == (sun, 0, phase)
     if animals:
@@ -47,9 +46,11 @@ def test_difficulty_sets_the_north_winds_sun_and_random_animals_N1(difficulty, s
 
 @pytest.mark.parametrize(
     ("difficulty", "animals", "message"),
-    [("normal", ("fox",), "starts with 2 animals on normal, not 1"),
-     ("hard", ("fox", "owl"), "3 animals on hard"),
-     ("normal", ("fox", "dragon"), "'dragon' is not an animal")],
+    [
+        ("normal", ("fox",), "starts with 2 animals on normal, not 1"),
+        ("hard", ("fox", "owl"), "3 animals on hard"),
+        ("normal", ("fox", "dragon"), "'dragon' is not an animal"),
+    ],
 )
 def test_wrong_starting_animals_are_refused_N1(difficulty, animals, message):
     with pytest.raises(RuleError, match=message):
@@ -86,9 +87,11 @@ def test_after_twelve_leaf_cards_the_thirteenth_must_be_the_reshuffle_card_N2():
 
 def test_a_card_with_an_unknown_shape_colour_or_arrow_is_refused():
     s = play(nw.EndHumanTurn())
-    for bad, msg in [(("oak", "red", "top-left"), "'oak' is not a leaf shape"),
-                     (("ginkgo", "blue", "top-left"), "'blue' is not a leaf colour"),
-                     (("ginkgo", "red", "up"), "'up' is not an arrow")]:
+    for bad, msg in [
+        (("oak", "red", "top-left"), "'oak' is not a leaf shape"),
+        (("ginkgo", "blue", "top-left"), "'blue' is not a leaf colour"),
+        (("ginkgo", "red", "up"), "'up' is not an arrow"),
+    ]:
         with pytest.raises(RuleError, match=msg):
             nw.apply(s, nw.Draw(*bad))
 
@@ -125,17 +128,20 @@ def c(human=0, **tips):
     ],
 )
 def test_placement_priorities_colour_then_total_then_human_mushrooms_then_order_N3(
-        colour, candidates, best):
+    colour, candidates, best
+):
     assert nw.choose_placement(colour, candidates) == best
 
 
 @pytest.mark.parametrize(
     ("candidates", "message"),
-    [([], "at least one candidate"),
-     ([{"tips": {"pink": 1}}], "'pink' is not a leaf colour"),
-     ([{"tips": {"red": 1}, "human_mushroom_leaves": 2}], "cannot touch 2 leaves"),
-     ([{"human_mushroom_leaves": 0}], "needs its tips"),
-     ([{"tips": {"red": -1}}], "at least 0")],
+    [
+        ([], "at least one candidate"),
+        ([{"tips": {"pink": 1}}], "'pink' is not a leaf colour"),
+        ([{"tips": {"red": 1}, "human_mushroom_leaves": 2}], "cannot touch 2 leaves"),
+        ([{"human_mushroom_leaves": 0}], "needs its tips"),
+        ([{"tips": {"red": -1}}], "at least 0"),
+    ],
 )
 def test_malformed_candidates_are_refused_N3(candidates, message):
     with pytest.raises(RuleError, match=message):
@@ -196,8 +202,12 @@ def test_first_red_on_a_boosted_leaf_counts_as_an_additional_one_N6():
 
 @pytest.mark.parametrize(
     ("babies", "adults", "options"),
-    [(2, 0, ("baby", "grow")), (0, 0, ("baby", "acorn")), (3, 12, ("grow", "acorn")),
-     (0, 15, ("acorn",))],
+    [
+        (2, 0, ("baby", "grow")),
+        (0, 0, ("baby", "acorn")),
+        (3, 12, ("grow", "acorn")),
+        (0, 15, ("acorn",)),
+    ],
 )
 def test_additional_red_options_follow_what_the_north_wind_has_N6_N10(babies, adults, options):
     s = acting({"red": 2, "green": 2}, reds_done=1, babies=babies, adults=adults)
@@ -249,8 +259,7 @@ def test_after_a_frost_red_cannot_place_while_a_baby_waits_to_grow_N7():
         ([], {}, "top-left", None),
     ],
 )
-def test_orange_animal_choice_by_requirements_then_threes_then_arrow_N8(mat, forest, arrow,
-                                                                       pick):
+def test_orange_animal_choice_by_requirements_then_threes_then_arrow_N8(mat, forest, arrow, pick):
     assert nw.choose_animal(mat, forest, arrow) == pick
 
 
@@ -285,9 +294,7 @@ def test_more_than_six_animals_of_a_kind_are_refused():
 
 
 # --- N9 brown ---------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("arrow", "path"), [("top-left", "left"), ("bottom-right", "right")]
-)
+@pytest.mark.parametrize(("arrow", "path"), [("top-left", "left"), ("bottom-right", "right")])
 def test_brown_climbs_and_takes_the_arrows_path_at_a_fork_N9(arrow, path):
     s = acting({"brown": 2, "green": 2}, colour="brown", arrow=arrow)
     s = nw.apply(s, nw.Brown("up", fork=True, acorns=1))
@@ -329,10 +336,12 @@ def test_with_fewer_than_three_sun_the_turn_just_ends_N11():
 # --- N12 frost --------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("forest", "mat", "choices"),
-    [({"fox": 3, "owl": 1}, [], ["fox"]),
-     ({"fox": 2, "owl": 2}, [("fox", False), ("fox", True), ("owl", False)], ["owl"]),
-     ({"fox": 2, "owl": 2}, [("fox", False), ("owl", True)], ["fox", "owl"]),
-     ({}, [], [])],
+    [
+        ({"fox": 3, "owl": 1}, [], ["fox"]),
+        ({"fox": 2, "owl": 2}, [("fox", False), ("fox", True), ("owl", False)], ["owl"]),
+        ({"fox": 2, "owl": 2}, [("fox", False), ("owl", True)], ["fox", "owl"]),
+        ({}, [], []),
+    ],
 )
 def test_frost_hibernates_the_largest_group_then_fewest_on_the_mat_N12(forest, mat, choices):
     assert nw.frost_choices(forest, mat) == choices
@@ -408,8 +417,9 @@ def scoring_state(**changes):
 
 
 def test_final_scoring_adds_the_north_winds_forest_excess_N13():
-    s = scoring_state(forest=(("fox", 1), ("owl", 3)), den=(("raven", 2),), adults=3,
-                      height=4, sun=1, acorns=10)
+    s = scoring_state(
+        forest=(("fox", 1), ("owl", 3)), den=(("raven", 2),), adults=3, height=4, sun=1, acorns=10
+    )
     s = nw.apply(s, nw.FinalScore({"acorn_tokens": 12, "tree": 2, "forest": 1}, (2, 1)))
     b = s.result.breakdowns["North Wind"]
     # tokens 10, animals 3, mushrooms 3+1, leftover 0 (1 sun), tree 6, bonus 4-1
@@ -446,8 +456,7 @@ def won(**tally):
         (("unicorn",), {}, "'unicorn' is not an achievement"),
     ],
 )
-def test_achievements_up_to_two_one_per_group_and_not_against_the_tally_N14(ids, tally,
-                                                                            message):
+def test_achievements_up_to_two_one_per_group_and_not_against_the_tally_N14(ids, tally, message):
     with pytest.raises(RuleError, match=message):
         nw.apply(won(**tally), nw.Achieve(ids))
 
@@ -475,11 +484,13 @@ def test_every_achievement_has_our_own_words_and_a_known_group():
 # --- Phases -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("action", "message"),
-    [(nw.Draw("ginkgo", "red", "top-left"), "it is Ana's turn"),
-     (nw.Done(), "it is Ana's turn"),
-     (nw.Season(1, "none"), "it is Ana's turn"),
-     (nw.FinalScore({}, ()), "it is Ana's turn"),
-     (nw.Achieve(("sun-2",)), "it is Ana's turn")],
+    [
+        (nw.Draw("ginkgo", "red", "top-left"), "it is Ana's turn"),
+        (nw.Done(), "it is Ana's turn"),
+        (nw.Season(1, "none"), "it is Ana's turn"),
+        (nw.FinalScore({}, ()), "it is Ana's turn"),
+        (nw.Achieve(("sun-2",)), "it is Ana's turn"),
+    ],
 )
 def test_actions_out_of_their_phase_are_refused_with_what_is_awaited(action, message):
     with pytest.raises(IllegalAction, match=message):
@@ -541,8 +552,7 @@ forests = st.dictionaries(st.sampled_from(leaf.ANIMALS), st.integers(0, 5))
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(slots, max_size=5), forests, st.sampled_from(nw.ARROWS))
-def test_choose_animal_gives_a_mat_index_or_none_and_never_a_lesser_animal_N8(mat, forest,
-                                                                            arrow):
+def test_choose_animal_gives_a_mat_index_or_none_and_never_a_lesser_animal_N8(mat, forest, arrow):
     pick = nw.choose_animal(mat, forest, arrow)
 
     def met(slot):
@@ -562,7 +572,8 @@ candidates_st = st.lists(
         st.dictionaries(st.sampled_from(leaf.COLOURS), st.integers(0, 2)),
         st.integers(0, 3),
     ),
-    min_size=1, max_size=4,
+    min_size=1,
+    max_size=4,
 )
 
 
@@ -584,12 +595,36 @@ def test_choose_placement_never_returns_a_candidate_beaten_on_a_b_c_N3(colour, c
 
 # --- Fuzz: any JSON-shaped action is either applied or refused with a RuleError -------
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(
-        ["fox", "owl", "red", "green", "top-left", "ginkgo", "baby", "grow", "up", "top",
-         "frost", "none", "winter", "sun-2", ""]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-        st.sampled_from(["red", "green", "den", "fox", "tree", "mushroom_groups", "sun"]),
-        inner, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.sampled_from(
+        [
+            "fox",
+            "owl",
+            "red",
+            "green",
+            "top-left",
+            "ginkgo",
+            "baby",
+            "grow",
+            "up",
+            "top",
+            "frost",
+            "none",
+            "winter",
+            "sun-2",
+            "",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(["red", "green", "den", "fox", "tree", "mushroom_groups", "sun"]),
+            inner,
+            max_size=3,
+        )
+    ),
     max_leaves=8,
 )
 
@@ -604,23 +639,47 @@ def json_actions(draw):
 
 
 MAT5 = [["owl", True], ["fox", False], None, ["frog", True], None]
-PLAUSIBLE = [actions.to_dict(a) for a in (
-    nw.SetupAnimals(("fox", "owl")), nw.SetupAnimals(("owl", "owl", "fox")), nw.EndHumanTurn(),
-    nw.HumanSeason("frost"), nw.HumanSeason("winter"), nw.ReactionSun(1),
-    nw.PileEmptied("ginkgo"), nw.PileEmptied("sweetgum"), nw.PileEmptied("sassafras"),
-    nw.Draw("ginkgo", "red", "top-left"), nw.Draw("trident-maple", "orange", "bottom-right"),
-    nw.Reshuffle(), nw.Place({"red": 2, "orange": 1}), nw.Place({"yellow": 3, "brown": 2}),
-    nw.Done(), nw.Red("baby"), nw.Red("grow"), nw.Red("acorn"), nw.Orange(tuple(MAT5)),
-    nw.Orange((None,) * 5, ("raven", True)), nw.Brown("up", True, 1, 1, 1, 1), nw.Brown("top"),
-    nw.Season(2, "frost"), nw.Season(1, "none"), nw.Hibernate("owl", ()), nw.Hibernate(None),
-    nw.Hibernate("fox", tuple(MAT5)), nw.FinalScore({"acorn_tokens": 9}, ()),
-    nw.Achieve(("sun-2",)),
-)]
+PLAUSIBLE = [
+    actions.to_dict(a)
+    for a in (
+        nw.SetupAnimals(("fox", "owl")),
+        nw.SetupAnimals(("owl", "owl", "fox")),
+        nw.EndHumanTurn(),
+        nw.HumanSeason("frost"),
+        nw.HumanSeason("winter"),
+        nw.ReactionSun(1),
+        nw.PileEmptied("ginkgo"),
+        nw.PileEmptied("sweetgum"),
+        nw.PileEmptied("sassafras"),
+        nw.Draw("ginkgo", "red", "top-left"),
+        nw.Draw("trident-maple", "orange", "bottom-right"),
+        nw.Reshuffle(),
+        nw.Place({"red": 2, "orange": 1}),
+        nw.Place({"yellow": 3, "brown": 2}),
+        nw.Done(),
+        nw.Red("baby"),
+        nw.Red("grow"),
+        nw.Red("acorn"),
+        nw.Orange(tuple(MAT5)),
+        nw.Orange((None,) * 5, ("raven", True)),
+        nw.Brown("up", True, 1, 1, 1, 1),
+        nw.Brown("top"),
+        nw.Season(2, "frost"),
+        nw.Season(1, "none"),
+        nw.Hibernate("owl", ()),
+        nw.Hibernate(None),
+        nw.Hibernate("fox", tuple(MAT5)),
+        nw.FinalScore({"acorn_tokens": 9}, ()),
+        nw.Achieve(("sun-2",)),
+    )
+]
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(nw.DIFFICULTIES),
-       st.lists(st.one_of(json_actions(), st.sampled_from(PLAUSIBLE)), max_size=25))
+@given(
+    st.sampled_from(nw.DIFFICULTIES),
+    st.lists(st.one_of(json_actions(), st.sampled_from(PLAUSIBLE)), max_size=25),
+)
 def test_any_action_data_is_applied_or_refused_with_a_rule_error(difficulty, logged):
     state = nw.new_game("Ana", difficulty)
     for data in logged:
@@ -636,8 +695,12 @@ def test_any_action_data_is_applied_or_refused_with_a_rule_error(difficulty, log
 
 @pytest.mark.parametrize(
     ("module", "name"),
-    [(m, n) for m in (leaf, nw) for n, obj in vars(m).items()
-     if not n.startswith("_") and callable(obj) and getattr(obj, "__module__", "") == m.__name__],
+    [
+        (m, n)
+        for m in (leaf, nw)
+        for n, obj in vars(m).items()
+        if not n.startswith("_") and callable(obj) and getattr(obj, "__module__", "") == m.__name__
+    ],
 )
 def test_every_public_function_and_class_of_leaf_and_north_wind_is_documented(module, name):
     assert (getattr(module, name).__doc__ or "").strip(), f"{module.__name__}.{name}"

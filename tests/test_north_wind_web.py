@@ -35,8 +35,7 @@ START = (("setup", {"a1": "fox", "a2": "owl"}), ("end-turn", {}))
 
 
 def test_new_solo_table_takes_a_difficulty_and_shows_setup(phone, store):
-    response = phone.post("/new/north_wind", {"player1": "Ana", "difficulty": "hard"},
-                          htmx=False)
+    response = phone.post("/new/north_wind", {"player1": "Ana", "difficulty": "hard"}, htmx=False)
     assert response.status_code == 303
     table = store.tables(game="north_wind")[0]
     page = phone.get(f"/t/{table.token}")
@@ -44,8 +43,7 @@ def test_new_solo_table_takes_a_difficulty_and_shows_setup(phone, store):
 
 
 def test_new_solo_table_refuses_an_unknown_difficulty(phone, store):
-    response = phone.post("/new/north_wind", {"player1": "Ana", "difficulty": "brutal"},
-                          htmx=False)
+    response = phone.post("/new/north_wind", {"player1": "Ana", "difficulty": "brutal"}, htmx=False)
     assert response.status_code == 422
     assert "Choose easy, normal or hard" in text(response)
     assert store.tables(game="north_wind") == []
@@ -67,8 +65,12 @@ def test_the_reshuffle_card_resets_the_deck(phone, solo):
 
 
 def test_undo_of_a_draw_and_redo_bring_back_the_same_card(phone, store, solo):
-    play(phone, solo, *START, ("draw", {"leaf": "sassafras", "colour": "orange",
-                                        "arrow": "bottom-right"}))
+    play(
+        phone,
+        solo,
+        *START,
+        ("draw", {"leaf": "sassafras", "colour": "orange", "arrow": "bottom-right"}),
+    )
     phone.post(f"/t/{solo.token}/undo", {"version": str(store.version(solo.token))})
     assert store.snapshot(solo.token).state.phase == "draw"
     phone.post(f"/t/{solo.token}/redo", {"version": str(store.version(solo.token))})
@@ -79,11 +81,16 @@ def test_compare_form_names_the_best_spot_or_lets_the_human_choose_N3(phone, sol
     play(phone, solo, *START, ("draw", {"leaf": "sweetgum", "colour": "red", "arrow": "top-left"}))
     base = f"/t/{solo.token}/board?compare=1"
     # example 16: spots 1, 2, 3 → the North Wind takes spot 3
-    r = phone.get(base + "&c0_red=2&c0_green=1&c1_red=2&c1_yellow=2&c1_human=1"
-                  "&c2_red=2&c2_yellow=1&c2_orange=1", htmx=True)
+    r = phone.get(
+        base + "&c0_red=2&c0_green=1&c1_red=2&c1_yellow=2&c1_human=1"
+        "&c2_red=2&c2_yellow=1&c2_orange=1",
+        htmx=True,
+    )
     assert "The North Wind takes spot 3." in notices(r)
-    assert 'name="tips_red" type="number" min="0" max="12" inputmode="numeric"\n' \
-           '               value="2"' in r.get_data(as_text=True)
+    assert (
+        'name="tips_red" type="number" min="0" max="12" inputmode="numeric"\n'
+        '               value="2"' in r.get_data(as_text=True)
+    )
     r = phone.get(base + "&c0_red=1&c0_green=1&c1_red=1&c1_green=1", htmx=True)
     assert "Spots 1 and 2 tie on every rule: you choose." in notices(r)
     r = phone.get(base + "&c0_red=1", htmx=True)
@@ -93,8 +100,12 @@ def test_compare_form_names_the_best_spot_or_lets_the_human_choose_N3(phone, sol
 
 
 def test_a_full_north_wind_turn_gives_exact_instructions_N4_to_N11(phone, store, solo):
-    play(phone, solo, *START,
-         ("draw", {"leaf": "tulip-poplar", "colour": "orange", "arrow": "bottom-right"}))
+    play(
+        phone,
+        solo,
+        *START,
+        ("draw", {"leaf": "tulip-poplar", "colour": "orange", "arrow": "bottom-right"}),
+    )
     r = play(phone, solo, ("place", {"tips_red": "1", "tips_orange": "1", "tips_yellow": "1"}))
     body = text(r)
     assert "Leaf boost: it touches only 3 tips" in body  # N4
@@ -109,12 +120,17 @@ def test_a_full_north_wind_turn_gives_exact_instructions_N4_to_N11(phone, store,
     assert (state.sun, state.adults, state.forest_counts) == (2, 1, {"fox": 2, "owl": 1})
 
 
-def test_orange_with_nothing_wanted_asks_for_the_deck_card_and_keeps_the_mat(phone, store,
-                                                                           make_table):
+def test_orange_with_nothing_wanted_asks_for_the_deck_card_and_keeps_the_mat(
+    phone, store, make_table
+):
     table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
-    play(phone, table, ("end-turn", {}),
-         ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"}),
-         ("place", {"tips_orange": "2", "tips_green": "2"}))
+    play(
+        phone,
+        table,
+        ("end-turn", {}),
+        ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"}),
+        ("place", {"tips_orange": "2", "tips_green": "2"}),
+    )
     version = store.version(table.token)
     mat = {"m1": "owl", "m2": "fox", "m3": "", "m4": "", "m5": ""}
     r = phone.act(table, "orange", **mat)
@@ -128,9 +144,14 @@ def test_orange_with_nothing_wanted_asks_for_the_deck_card_and_keeps_the_mat(pho
 
 def test_brown_season_and_frost_flow_N9_N11_N12(phone, store, make_table):
     table = make_table("north_wind", ["Ana"], {"difficulty": "hard"})
-    play(phone, table, ("setup", {"a1": "fox", "a2": "owl", "a3": "owl"}), ("end-turn", {}),
-         ("draw", {"leaf": "ginkgo", "colour": "brown", "arrow": "top-left"}),
-         ("place", {"tips_brown": "1", "tips_yellow": "3"}))
+    play(
+        phone,
+        table,
+        ("setup", {"a1": "fox", "a2": "owl", "a3": "owl"}),
+        ("end-turn", {}),
+        ("draw", {"leaf": "ginkgo", "colour": "brown", "arrow": "top-left"}),
+        ("place", {"tips_brown": "1", "tips_yellow": "3"}),
+    )
     r = play(phone, table, ("brown", {"move": "up", "fork": "1", "acorns": "1"}))
     assert "at the fork it takes the left path" in text(r)
     play(phone, table, ("done", {}), ("done", {}))
@@ -144,8 +165,7 @@ def test_brown_season_and_frost_flow_N9_N11_N12(phone, store, make_table):
 
 
 def test_a_frost_tie_needs_the_mat_and_refuses_the_wrong_type_N12(phone, store, solo):
-    play(phone, solo, ("setup", {"a1": "fox", "a2": "owl"}), ("human-season",
-                                                                {"crossed": "frost"}))
+    play(phone, solo, ("setup", {"a1": "fox", "a2": "owl"}), ("human-season", {"crossed": "frost"}))
     r = phone.get(f"/t/{solo.token}")
     assert "Its largest groups tie (fox, owl, 1 each)" in text(r)
     mat = {"m1": "fox", "m2": "", "m3": "", "m4": "", "m5": ""}
@@ -166,8 +186,9 @@ def test_a_frost_tie_needs_the_mat_and_refuses_the_wrong_type_N12(phone, store, 
         ("nonsense", {}, "That button does nothing here"),
     ],
 )
-def test_bad_input_shows_a_message_with_status_422_and_changes_nothing(phone, store, solo,
-                                                                       action, fields, message):
+def test_bad_input_shows_a_message_with_status_422_and_changes_nothing(
+    phone, store, solo, action, fields, message
+):
     play(phone, solo, START[0])
     version = store.version(solo.token)
     r = phone.act(solo, action, **fields)
@@ -178,10 +199,16 @@ def test_bad_input_shows_a_message_with_status_422_and_changes_nothing(phone, st
 
 def finish(phone, table):
     """Empty three piles, play one short North Wind turn, pass the last Frost."""
-    play(phone, table, *[("pile", {"leaf": x}) for x in ("ginkgo", "sweetgum", "sassafras")],
-         ("end-turn", {}),
-         ("draw", {"leaf": "tulip-poplar", "colour": "green", "arrow": "top-left"}),
-         ("place", {"tips_green": "2"}), ("done", {}), ("done", {}))
+    play(
+        phone,
+        table,
+        *[("pile", {"leaf": x}) for x in ("ginkgo", "sweetgum", "sassafras")],
+        ("end-turn", {}),
+        ("draw", {"leaf": "tulip-poplar", "colour": "green", "arrow": "top-left"}),
+        ("place", {"tips_green": "2"}),
+        ("done", {}),
+        ("done", {}),
+    )
 
 
 def test_final_scoring_shows_both_breakdowns_and_the_forest_bonus_N13(phone, store, solo):
@@ -189,8 +216,11 @@ def test_final_scoring_shows_both_breakdowns_and_the_forest_bonus_N13(phone, sto
     finish(phone, solo)
     r = phone.get(f"/t/{solo.token}")
     assert "The last Frost" in text(r)
-    play(phone, solo, ("hibernate", {"animal": "fox", "m1": "owl", "m2": "", "m3": "",
-                                     "m4": "", "m5": ""}))
+    play(
+        phone,
+        solo,
+        ("hibernate", {"animal": "fox", "m1": "owl", "m2": "", "m3": "", "m4": "", "m5": ""}),
+    )
     r = phone.act(solo, "final", h_groups="3 x")
     assert r.status_code == 422 and "'x' is not a group size" in text(r)
     assert 'value="3 x"' in r.get_data(as_text=True)  # the typed count stays
@@ -204,18 +234,34 @@ def test_a_win_ticks_achievements_that_show_on_their_own_page_N14(phone, store, 
     for name in ("First", "Second"):
         table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
         finish(phone, table)
-        play(phone, table, ("hibernate", {"animal": ""}),
-             ("final", {"h_acorns": "30", "h_sun": "6", "h_groups": "3 3"}))
-        r = play(phone, table, ("achieve", {"ach_0": "", "ach_1": "", "ach_2": "sun-5",
-                                            "ach_3": "two-threes" if name == "First" else ""}))
+        play(
+            phone,
+            table,
+            ("hibernate", {"animal": ""}),
+            ("final", {"h_acorns": "30", "h_sun": "6", "h_groups": "3 3"}),
+        )
+        r = play(
+            phone,
+            table,
+            (
+                "achieve",
+                {
+                    "ach_0": "",
+                    "ach_1": "",
+                    "ach_2": "sun-5",
+                    "ach_3": "two-threes" if name == "First" else "",
+                },
+            ),
+        )
         assert "Ticked for this win" in text(r)
     page = text(phone.get("/achievements"))
     assert "2 of 22 filled · 2 wins in 2 solo games" in page
     assert "2× · last:" in page
 
 
-def test_achievements_refuse_two_from_one_group_and_one_the_count_contradicts(phone, store,
-                                                                              make_table):
+def test_achievements_refuse_two_from_one_group_and_one_the_count_contradicts(
+    phone, store, make_table
+):
     table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
     finish(phone, table)
     play(phone, table, ("hibernate", {"animal": ""}), ("final", {"h_acorns": "30"}))
@@ -232,8 +278,9 @@ def test_spectators_see_the_north_wind_but_get_no_forms(phone, store, solo):
     assert 'name="action" value="draw"' not in r.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("extra", [(), (("draw", {"leaf": "ginkgo", "colour": "red",
-                                                  "arrow": "top-left"}),)])
+@pytest.mark.parametrize(
+    "extra", [(), (("draw", {"leaf": "ginkgo", "colour": "red", "arrow": "top-left"}),)]
+)
 def test_the_spectator_page_never_carries_the_tables_edit_token(phone, solo, extra):
     play(phone, solo, *START, *extra)
     body = phone.get(f"/v/{solo.view_token}").get_data(as_text=True)
@@ -241,29 +288,71 @@ def test_the_spectator_page_never_carries_the_tables_edit_token(phone, solo, ext
 
 
 def test_history_describes_north_wind_actions_in_words(phone, solo):
-    play(phone, solo, *START, ("draw", {"leaf": "silver-maple", "colour": "yellow",
-                                        "arrow": "top-left"}))
+    play(
+        phone,
+        solo,
+        *START,
+        ("draw", {"leaf": "silver-maple", "colour": "yellow", "arrow": "top-left"}),
+    )
     body = text(phone.get(f"/t/{solo.token}/history"))
     assert "Drew silver maple, yellow, top-left" in body
     assert "North Wind starts with fox, owl" in body
 
 
 # every action that reads fields (end-turn, reshuffle and done read none)
-ACTION_NAMES = ("setup", "human-season", "reaction", "pile", "draw", "place", "red", "orange",
-                "brown", "season", "hibernate", "final", "achieve", "")
-JUNK = {"a1": "dragon", "a2": "", "crossed": "maybe", "sun": "999999", "leaf": "oak",
-        "colour": "purple", "arrow": "sideways", "tips_red": "-1", "tips_green": "99",
-        "outcome": "explode", "m1": "cat", "m1_acorn": "yes", "drawn": "<b>", "move": "down",
-        "acorns": "1e3", "animal": "unicorn", "h_groups": "0 0", "h_tree": "x",
-        "nw_groups": "99", "ach_0": "nope", "ach_1": "den-5"}
+ACTION_NAMES = (
+    "setup",
+    "human-season",
+    "reaction",
+    "pile",
+    "draw",
+    "place",
+    "red",
+    "orange",
+    "brown",
+    "season",
+    "hibernate",
+    "final",
+    "achieve",
+    "",
+)
+JUNK = {
+    "a1": "dragon",
+    "a2": "",
+    "crossed": "maybe",
+    "sun": "999999",
+    "leaf": "oak",
+    "colour": "purple",
+    "arrow": "sideways",
+    "tips_red": "-1",
+    "tips_green": "99",
+    "outcome": "explode",
+    "m1": "cat",
+    "m1_acorn": "yes",
+    "drawn": "<b>",
+    "move": "down",
+    "acorns": "1e3",
+    "animal": "unicorn",
+    "h_groups": "0 0",
+    "h_tree": "x",
+    "nw_groups": "99",
+    "ach_0": "nope",
+    "ach_1": "den-5",
+}
 
 
 @pytest.mark.parametrize(
     "steps",
-    [(), START,
-     (*START, ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"})),
-     (*START, ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"}),
-      ("place", {"tips_orange": "1", "tips_brown": "1", "tips_red": "1", "tips_yellow": "1"}))],
+    [
+        (),
+        START,
+        (*START, ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"})),
+        (
+            *START,
+            ("draw", {"leaf": "ginkgo", "colour": "orange", "arrow": "top-left"}),
+            ("place", {"tips_orange": "1", "tips_brown": "1", "tips_red": "1", "tips_yellow": "1"}),
+        ),
+    ],
     ids=["setup", "draw", "place", "act"],
 )
 def test_junk_in_any_form_of_any_phase_is_a_422_never_a_500(phone, store, solo, steps):
@@ -284,8 +373,17 @@ def test_achievements_page_is_empty_but_friendly_before_any_solo_game(phone):
 
 def test_compare_and_draw_work_without_javascript(phone, store, solo):
     play(phone, solo, *START)
-    r = phone.post(f"/t/{solo.token}/act", {"action": "draw", "version": "2", "leaf": "ginkgo",
-                                            "colour": "yellow", "arrow": "top-left"}, htmx=False)
+    r = phone.post(
+        f"/t/{solo.token}/act",
+        {
+            "action": "draw",
+            "version": "2",
+            "leaf": "ginkgo",
+            "colour": "yellow",
+            "arrow": "top-left",
+        },
+        htmx=False,
+    )
     assert r.status_code == 303
     page = phone.get(f"/t/{solo.token}?compare=1&c0_yellow=1&c0_red=1&c1_yellow=2")
     assert page.status_code == 200

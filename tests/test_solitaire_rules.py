@@ -316,9 +316,7 @@ def test_legal_moves_are_exactly_the_moves_apply_accepts(seed, walk):
 
 
 def test_four_suits_each_king_to_ace_in_one_pile_is_won_s3():
-    game = from_position(
-        [full_suit("S"), (), full_suit("H"), full_suit("D"), (), full_suit("C")]
-    )
+    game = from_position([full_suit("S"), (), full_suit("H"), full_suit("D"), (), full_suit("C")])
     assert game.won
     assert solitaire.legal_moves(game) == []
 

@@ -101,9 +101,7 @@ def test_two_phones_play_a_whole_three_player_game(live_server, new_phone):
     assert live_server.store.snapshot(table.token).state == expected
 
 
-def test_a_refresh_from_another_phone_keeps_the_shared_phones_chosen_player(
-    live_server, new_phone
-):
+def test_a_refresh_from_another_phone_keeps_the_shared_phones_chosen_player(live_server, new_phone):
     table = live_server.store.create_table("venture", list(PLAYERS), {"drafting": False})
     live_server.store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
     url = f"{live_server.url}/t/{table.token}"

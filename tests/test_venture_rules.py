@@ -92,9 +92,15 @@ def test_example_5_slug_sizes_leave_a_deck_that_divides_evenly(players, slug, ha
 @pytest.mark.parametrize(
     ("players", "words"),
     [
-        (0, "not 0"), (1, "not 1"), (2, "3 to 8 players, not 2"), (9, "not 9"), (-3, "not -3"),
-        (True, "True is not a number"), ("3", "'3' is not a number"),
-        (3.0, "3.0 is not a number"), (None, "None is not a number"),
+        (0, "not 0"),
+        (1, "not 1"),
+        (2, "3 to 8 players, not 2"),
+        (9, "not 9"),
+        (-3, "not -3"),
+        (True, "True is not a number"),
+        ("3", "'3' is not a number"),
+        (3.0, "3.0 is not a number"),
+        (None, "None is not a number"),
     ],
 )
 @pytest.mark.parametrize("size", [venture.slug_size, venture.hand_size])
@@ -111,42 +117,73 @@ def test_v1_player_counts_outside_three_to_eight_are_an_error(size, players, wor
     [
         # V2: lowest rank first: the 3 takes the 8 before the 8 can fire, then the 5
         # takes the 1 and the 3; bid order in the mapping does not matter
-        ("V2", [1], {"Ana": 8, "Ben": 3, "Cy": 5}, {"Ana": [], "Ben": [8], "Cy": [1, 3]},
-         [5]),
+        ("V2", [1], {"Ana": 8, "Ben": 3, "Cy": 5}, {"Ana": [], "Ben": [8], "Cy": [1, 3]}, [5]),
         # V3: a rank bid twice misfires; the misfired 4s stay and can be captured
-        ("V3", [2], {"Ana": 4, "Ben": 4, "Cy": 6}, {"Ana": [], "Ben": [], "Cy": [2, 4, 4]},
-         [6]),
+        ("V3", [2], {"Ana": 4, "Ben": 4, "Cy": 6}, {"Ana": [], "Ben": [], "Cy": [2, 4, 4]}, [6]),
         # V3: all three 7s misfire; nothing else fires, everything stays
-        ("V3", [10], {"Ana": 7, "Ben": 7, "Cy": 7}, {"Ana": [], "Ben": [], "Cy": []},
-         [7, 7, 7, 10]),
+        (
+            "V3",
+            [10],
+            {"Ana": 7, "Ben": 7, "Cy": 7},
+            {"Ana": [], "Ben": [], "Cy": []},
+            [7, 7, 7, 10],
+        ),
         # V4: the lowest bid takes every card of the highest rank, pool and bids alike
-        ("V4", [9, 9, 2], {"Ana": 1, "Ben": 9, "Cy": 3},
-         {"Ana": [9, 9, 9], "Ben": [], "Cy": [1, 2]}, [3]),
+        (
+            "V4",
+            [9, 9, 2],
+            {"Ana": 1, "Ben": 9, "Cy": 3},
+            {"Ana": [9, 9, 9], "Ben": [], "Cy": [1, 2]},
+            [3],
+        ),
         # V4: its own card is excluded: a lone 6 with a pool of 6 and 2 takes the other 6
         ("V4", [6, 2], {"Ana": 6}, {"Ana": [6]}, [2, 6]),
         # V4: a lowest bid with nothing else on the table takes nothing
         ("V4", [], {"Ana": 5}, {"Ana": []}, [5]),
         # V4: the lowest rank misfires, so nobody uses the special rule; the 8 takes low
-        ("V4", [10], {"Ana": 2, "Ben": 2, "Cy": 8}, {"Ana": [], "Ben": [], "Cy": [2, 2]},
-         [8, 10]),
+        ("V4", [10], {"Ana": 2, "Ben": 2, "Cy": 8}, {"Ana": [], "Ben": [], "Cy": [2, 2]}, [8, 10]),
         # V4: only the lowest rank is special: the second-lowest takes down, not the top
-        ("V4", [10, 1], {"Ana": 2, "Ben": 3, "Cy": 4},
-         {"Ana": [10], "Ben": [1, 2], "Cy": [3]}, [4]),
+        (
+            "V4",
+            [10, 1],
+            {"Ana": 2, "Ben": 3, "Cy": 4},
+            {"Ana": [10], "Ben": [1, 2], "Cy": [3]},
+            [4],
+        ),
         # V5: a normal bid takes pool cards, fired bids and misfired bids below it
-        ("V5", [1, 9], {"Ana": 2, "Ben": 3, "Cy": 3, "Di": 5},
-         {"Ana": [9], "Ben": [], "Cy": [], "Di": [1, 2, 3, 3]}, [5]),
+        (
+            "V5",
+            [1, 9],
+            {"Ana": 2, "Ben": 3, "Cy": 3, "Di": 5},
+            {"Ana": [9], "Ben": [], "Cy": [], "Di": [1, 2, 3, 3]},
+            [5],
+        ),
         # V5: equal ranks are not lower: a lone 5 leaves a pool 5 alone
-        ("V5", [5, 5], {"Ana": 1, "Ben": 5, "Cy": 9},
-         {"Ana": [9], "Ben": [1], "Cy": []}, [5, 5, 5]),
+        (
+            "V5",
+            [5, 5],
+            {"Ana": 1, "Ben": 5, "Cy": 9},
+            {"Ana": [9], "Ben": [1], "Cy": []},
+            [5, 5, 5],
+        ),
         # V6: the 9 is captured by the lowest bid before it fires, so the 5 survives
-        ("V6", [9], {"Ana": 2, "Ben": 9, "Cy": 5}, {"Ana": [9, 9], "Ben": [], "Cy": [2]},
-         [5]),
+        ("V6", [9], {"Ana": 2, "Ben": 9, "Cy": 5}, {"Ana": [9, 9], "Ben": [], "Cy": [2]}, [5]),
         # V6: misfired-to-be 10s taken by the lowest bid never get to fire
-        ("V6", [4], {"Ana": 3, "Ben": 10, "Cy": 10}, {"Ana": [10, 10], "Ben": [], "Cy": []},
-         [3, 4]),
+        (
+            "V6",
+            [4],
+            {"Ana": 3, "Ben": 10, "Cy": 10},
+            {"Ana": [10, 10], "Ben": [], "Cy": []},
+            [3, 4],
+        ),
         # V7: the uncaptured pool and the surviving bids form the next pool
-        ("V7", [8, 8], {"Ana": 1, "Ben": 7, "Cy": 7}, {"Ana": [8, 8], "Ben": [], "Cy": []},
-         [1, 7, 7]),
+        (
+            "V7",
+            [8, 8],
+            {"Ana": 1, "Ben": 7, "Cy": 7},
+            {"Ana": [8, 8], "Ben": [], "Cy": []},
+            [1, 7, 7],
+        ),
     ],
 )
 def test_resolution_rulings(ruling, pool, bids, captured, next_pool):
@@ -181,23 +218,54 @@ def test_a_captured_bid_records_who_took_it_before_it_fired():  # V6
 @pytest.mark.parametrize(
     ("pool", "bids", "lines"),
     [
-        ([4, 5, 6, 8, 10], bids_of(2, 3, 4, 5, 6),
-         ["Ana's 2 is the lowest bid and takes the highest cards: 10", "Ben's 3 takes 2",
-          "Cy's 4 takes 3", "Di's 5 takes 4, 4", "Ed's 6 takes 5, 5"]),
+        (
+            [4, 5, 6, 8, 10],
+            bids_of(2, 3, 4, 5, 6),
+            [
+                "Ana's 2 is the lowest bid and takes the highest cards: 10",
+                "Ben's 3 takes 2",
+                "Cy's 4 takes 3",
+                "Di's 5 takes 4, 4",
+                "Ed's 6 takes 5, 5",
+            ],
+        ),
         ([], {"Ana": 5}, ["Ana's 5 is the lowest bid but there is nothing else to take"]),
-        ([9], {"Ana": 1, "Ben": 2, "Cy": 9},
-         ["Ana's 1 is the lowest bid and takes the highest cards: 9, 9",
-          "Ben's 2 takes 1", "Cy's 9 went to Ana before it could fire"]),
-        ([], {"Ana": 3, "Ben": 3, "Cy": 3, "Di": 1},
-         ["Di's 1 is the lowest bid and takes the highest cards: 3, 3, 3",
-          "the 3s of Ana, Ben and Cy went to Di before they could fire"]),
-        ([9], {"Ana": 2, "Ben": 3}, ["Ana's 2 is the lowest bid and takes the highest cards: 9",
-                                      "Ben's 3 takes 2"]),
-        ([1], {"Ana": 3, "Ben": 3, "Cy": 3, "Di": 7},
-         ["the 3s of Ana, Ben and Cy misfire and take nothing", "Di's 7 takes 1, 3, 3, 3"]),
-        ([9], {"Ana": 5, "Ben": 4, "Cy": 8},
-         ["Ben's 4 is the lowest bid and takes the highest cards: 9", "Ana's 5 takes 4",
-          "Cy's 8 takes 5"]),
+        (
+            [9],
+            {"Ana": 1, "Ben": 2, "Cy": 9},
+            [
+                "Ana's 1 is the lowest bid and takes the highest cards: 9, 9",
+                "Ben's 2 takes 1",
+                "Cy's 9 went to Ana before it could fire",
+            ],
+        ),
+        (
+            [],
+            {"Ana": 3, "Ben": 3, "Cy": 3, "Di": 1},
+            [
+                "Di's 1 is the lowest bid and takes the highest cards: 3, 3, 3",
+                "the 3s of Ana, Ben and Cy went to Di before they could fire",
+            ],
+        ),
+        (
+            [9],
+            {"Ana": 2, "Ben": 3},
+            ["Ana's 2 is the lowest bid and takes the highest cards: 9", "Ben's 3 takes 2"],
+        ),
+        (
+            [1],
+            {"Ana": 3, "Ben": 3, "Cy": 3, "Di": 7},
+            ["the 3s of Ana, Ben and Cy misfire and take nothing", "Di's 7 takes 1, 3, 3, 3"],
+        ),
+        (
+            [9],
+            {"Ana": 5, "Ben": 4, "Cy": 8},
+            [
+                "Ben's 4 is the lowest bid and takes the highest cards: 9",
+                "Ana's 5 takes 4",
+                "Cy's 8 takes 5",
+            ],
+        ),
     ],
 )
 def test_each_step_reads_as_a_plain_sentence(pool, bids, lines):
@@ -387,9 +455,9 @@ def test_bids_are_secret_until_the_last_one_and_then_fire():
 def test_face_up_cards_leave_out_the_secret_bids_but_known_cards_count_them():
     game = play(slugged(), Bid("Ana", 1), Bid("Ben", 9), Bid("Cy", 10))
     game = venture.apply(game, Bid("Ana", 7))
-    assert game.face_up_cards() == sorted([*game.pool, *[c for p in
-                                                          game.captured_piles().values()
-                                                          for c in p]])
+    assert game.face_up_cards() == sorted(
+        [*game.pool, *[c for p in game.captured_piles().values() for c in p]]
+    )
     assert 7 not in game.face_up_cards()
     assert sorted(game.known_cards()) == sorted([*game.face_up_cards(), 7])
 
@@ -413,12 +481,19 @@ def test_a_bid_can_be_changed_or_withdrawn_until_all_are_in():
         ([], WithdrawBid("Ben"), IllegalAction, "Ben has no bid to take back"),
         ([], Bid("Ana", 0), InvalidCard, "Ana's bid: 0 is not a card"),
         ([], Bid("Ana", "7"), InvalidCard, "Ana's bid: '7' is not a card"),
-        ([Bid("Ana", 1)], Bid("Ben", 1), TooManyCopies,
-         "Ben cannot bid a 1: the only 1 is already in the pool, in a captured pile"),
-        ([Bid("Ana", 2), Bid("Ben", 2)], Bid("Cy", 2), TooManyCopies,
-         "Cy cannot bid a 2: all 2 cards of rank 2 are already"),
-        ([Bid("Ana", 1), Bid("Ben", 2)], ChangeBid("Ben", 1), TooManyCopies,
-         "Ben cannot bid a 1"),
+        (
+            [Bid("Ana", 1)],
+            Bid("Ben", 1),
+            TooManyCopies,
+            "Ben cannot bid a 1: the only 1 is already in the pool, in a captured pile",
+        ),
+        (
+            [Bid("Ana", 2), Bid("Ben", 2)],
+            Bid("Cy", 2),
+            TooManyCopies,
+            "Cy cannot bid a 2: all 2 cards of rank 2 are already",
+        ),
+        ([Bid("Ana", 1), Bid("Ben", 2)], ChangeBid("Ben", 1), TooManyCopies, "Ben cannot bid a 1"),
     ],
 )
 def test_a_refused_entry_says_why_and_changes_nothing(entries, action, error, words):
@@ -475,7 +550,7 @@ def deal(players: tuple[str, ...], seed: int) -> tuple[tuple[int, ...], dict[str
     size = venture.slug_size(len(players))
     slug, rest = tuple(deck[:size]), deck[size:]
     hand = venture.hand_size(len(players))
-    return slug, {p: rest[i * hand:(i + 1) * hand] for i, p in enumerate(players)}
+    return slug, {p: rest[i * hand : (i + 1) * hand] for i, p in enumerate(players)}
 
 
 def whole_game(players: tuple[str, ...], seed: int) -> tuple[venture.State, list[object]]:
@@ -525,14 +600,34 @@ def finished(captured, pool=()):
 @pytest.mark.parametrize(
     ("captured", "pool", "scores", "best", "sets"),
     [
-        (((1,), (2, 2), (3, 3, 3)), (), {"Ana": 1, "Ben": 2, "Cy": 3}, ["Cy"],
-         {"Ana": [1], "Ben": [2], "Cy": [3]}),
-        (((1,), (9,), ()), (), {"Ana": 1, "Ben": -1, "Cy": 0}, ["Ana"],
-         {"Ana": [1], "Ben": [], "Cy": []}),
-        (((4,), (9,), (7,)), (), {"Ana": -1, "Ben": -1, "Cy": -1}, ["Ana", "Ben", "Cy"],
-         {"Ana": [], "Ben": [], "Cy": []}),
-        (((9,) * 8, (2, 5), (3, 3)), (9, 3), {"Ana": 9, "Ben": -2, "Cy": 3}, ["Ana"],
-         {"Ana": [9], "Ben": [], "Cy": [3]}),
+        (
+            ((1,), (2, 2), (3, 3, 3)),
+            (),
+            {"Ana": 1, "Ben": 2, "Cy": 3},
+            ["Cy"],
+            {"Ana": [1], "Ben": [2], "Cy": [3]},
+        ),
+        (
+            ((1,), (9,), ()),
+            (),
+            {"Ana": 1, "Ben": -1, "Cy": 0},
+            ["Ana"],
+            {"Ana": [1], "Ben": [], "Cy": []},
+        ),
+        (
+            ((4,), (9,), (7,)),
+            (),
+            {"Ana": -1, "Ben": -1, "Cy": -1},
+            ["Ana", "Ben", "Cy"],
+            {"Ana": [], "Ben": [], "Cy": []},
+        ),
+        (
+            ((9,) * 8, (2, 5), (3, 3)),
+            (9, 3),
+            {"Ana": 9, "Ben": -2, "Cy": 3},
+            ["Ana"],
+            {"Ana": [9], "Ben": [], "Cy": [3]},
+        ),
     ],
 )
 def test_v8_the_outcome_has_scores_full_sets_and_every_tied_winner(
@@ -558,7 +653,10 @@ def test_every_action_survives_a_json_round_trip(action):
 
 def test_actions_map_names_every_action_class():
     assert {
-        "EnterSlug": EnterSlug, "Bid": Bid, "ChangeBid": ChangeBid, "WithdrawBid": WithdrawBid
+        "EnterSlug": EnterSlug,
+        "Bid": Bid,
+        "ChangeBid": ChangeBid,
+        "WithdrawBid": WithdrawBid,
     } == venture.ACTIONS
 
 
@@ -571,9 +669,7 @@ def replay(players, log):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(3, 8), data=st.data())
-def test_undo_by_replay_without_the_last_action_restores_the_previous_state(
-    seed, players, data
-):
+def test_undo_by_replay_without_the_last_action_restores_the_previous_state(seed, players, data):
     names = tuple(f"P{i}" for i in range(players))
     rng = random.Random(seed)
     slug, hands = deal(names, seed)
@@ -611,7 +707,7 @@ def pools_and_bids(draw):
     bidders = draw(st.integers(1, 8))
     pool_size = draw(st.integers(0, 40))
     pool = deck[:pool_size]
-    bids = {f"P{i}": card for i, card in enumerate(deck[pool_size:pool_size + bidders])}
+    bids = {f"P{i}": card for i, card in enumerate(deck[pool_size : pool_size + bidders])}
     return pool, bids
 
 

@@ -51,9 +51,7 @@ def from_dict(data: Mapping[str, Any], types: Mapping[str, type[Any]]) -> Any:
     names = {f.name for f in dataclasses.fields(cls)}
     given = {k: v for k, v in data.items() if k != "type"}
     if set(given) != names:
-        raise RuleError(
-            f"action {kind} needs the fields {sorted(names)}, got {sorted(given)}"
-        )
+        raise RuleError(f"action {kind} needs the fields {sorted(names)}, got {sorted(given)}")
     try:
         return cls(**{k: _frozen(v) for k, v in given.items()})
     except (TypeError, ValueError) as exc:

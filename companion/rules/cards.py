@@ -70,6 +70,7 @@ def check_composition(cards: Iterable[int]) -> None:
     the lowest rank that is over its count.
     """
     counts = Counter(cards)
+
     def order(rank: object) -> tuple[bool, int]:
         return (not isinstance(rank, int), rank if isinstance(rank, int) else 0)
 

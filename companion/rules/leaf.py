@@ -247,8 +247,11 @@ class Tally:
             raise RuleError(f"the Winter Den must map animal types to counts, not {self.den!r}")
         for animal, n in self.den.items():
             check_animal(animal)
-            _count(n, f"the number of {ANIMAL_PLURALS[animal]} in the Winter Den",
-                   high=COPIES_PER_ANIMAL)
+            _count(
+                n,
+                f"the number of {ANIMAL_PLURALS[animal]} in the Winter Den",
+                high=COPIES_PER_ANIMAL,
+            )
         groups = tuple(self.mushroom_groups)
         for size in groups:
             _count(size, "the size of a mushroom group", low=1, high=MUSHROOMS_PER_PLAYER)
@@ -273,8 +276,16 @@ class Tally:
         """
         if not isinstance(data, Mapping):
             raise RuleError(f"a tally must be a mapping of counts, not {data!r}")
-        known = {"den", "mushroom_groups", "tree", "sun", "leaf_cards", "acorn_tokens",
-                 "minus_three", "forest"}
+        known = {
+            "den",
+            "mushroom_groups",
+            "tree",
+            "sun",
+            "leaf_cards",
+            "acorn_tokens",
+            "minus_three",
+            "forest",
+        }
         extra = set(data) - known
         if extra:
             raise RuleError(f"a tally has no field {sorted(extra)[0]!r}")
@@ -323,8 +334,15 @@ class Breakdown:
 
     @property
     def total(self) -> int:
-        return (self.tokens - self.penalty + self.animals + self.mushrooms + self.leftover
-                + self.tree + self.bonus)
+        return (
+            self.tokens
+            - self.penalty
+            + self.animals
+            + self.mushrooms
+            + self.leftover
+            + self.tree
+            + self.bonus
+        )
 
 
 @dataclass(frozen=True)
@@ -337,9 +355,7 @@ class Result:
     decided_by: str
 
 
-def score(
-    tallies: Mapping[str, Tally], *, bonus: Mapping[str, int] | None = None
-) -> Result:
+def score(tallies: Mapping[str, Tally], *, bonus: Mapping[str, int] | None = None) -> Result:
     """Score every player's tally (L1-L5) and name the winner.
 
     Most acorns wins; a tie goes to the most leaf cards plus sun tokens; still

@@ -112,9 +112,7 @@ def placement_key(card_colour: str, candidate: Mapping[str, object]) -> tuple[in
     return (tips[colour], total, -human, *(tips[c] for c in COLOURS))  # N3 A, B, C, order
 
 
-def choose_placement(
-    card_colour: str, candidates: Sequence[Mapping[str, object]]
-) -> list[int]:
+def choose_placement(card_colour: str, candidates: Sequence[Mapping[str, object]]) -> list[int]:
     """Indices of the best candidate placements for the North Wind (N3).
 
     Each candidate is ``{"tips": {colour: count}, "human_mushroom_leaves":
@@ -154,9 +152,7 @@ def _check_forest(forest: Mapping[str, int], where: str = "Forest") -> dict[str,
     }
 
 
-def animal_key(
-    slot: tuple[str, bool], forest: Mapping[str, int]
-) -> tuple[int, int, int]:
+def animal_key(slot: tuple[str, bool], forest: Mapping[str, int]) -> tuple[int, int, int]:
     """The N8 preference of one animal, bigger is better (before position).
 
     (requirements met, meets requirement 1, makes a group of exactly 3).
@@ -202,9 +198,7 @@ def choose_animal(
     return best
 
 
-def frost_choices(
-    forest: Mapping[str, int], mat: Sequence[tuple[str, bool]] = ()
-) -> list[str]:
+def frost_choices(forest: Mapping[str, int], mat: Sequence[tuple[str, bool]] = ()) -> list[str]:
     """The animal types the North Wind may hibernate at a Frost (N12).
 
     Its largest Forest group; tie → the type with the fewest animals of that
@@ -475,8 +469,22 @@ class Achieve:
 ACTIONS: dict[str, type] = {
     cls.__name__: cls
     for cls in (
-        SetupAnimals, ReactionSun, PileEmptied, HumanSeason, EndHumanTurn, Draw, Reshuffle,
-        Place, Done, Red, Orange, Brown, Season, Hibernate, FinalScore, Achieve,
+        SetupAnimals,
+        ReactionSun,
+        PileEmptied,
+        HumanSeason,
+        EndHumanTurn,
+        Draw,
+        Reshuffle,
+        Place,
+        Done,
+        Red,
+        Orange,
+        Brown,
+        Season,
+        Hibernate,
+        FinalScore,
+        Achieve,
     )
 }
 
@@ -580,8 +588,12 @@ def _setup(state: State, a: SetupAnimals) -> State:
     forest: Counts = ()
     for x in animals:
         forest = _add(forest, x)
-    return replace(state, phase="human", forest=forest,
-                   notes=(f"The North Wind's Forest: {_describe(forest)}.",))
+    return replace(
+        state,
+        phase="human",
+        forest=forest,
+        notes=(f"The North Wind's Forest: {_describe(forest)}.",),
+    )
 
 
 def _seq(value: object, what: str) -> tuple[Any, ...]:
@@ -603,27 +615,39 @@ def _reaction(state: State, a: ReactionSun) -> State:
             f"the North Wind has only {state.babies + state.adults} mushrooms on the board, "
             f"so it cannot earn {n} sun from reactions"
         )
-    return replace(state, sun=state.sun + n,
-                   notes=(*state.notes, f"The North Wind gains {n} sun from its mushrooms."))
+    return replace(
+        state,
+        sun=state.sun + n,
+        notes=(*state.notes, f"The North Wind gains {n} sun from its mushrooms."),
+    )
 
 
 def _start_winter(state: State, reason: str) -> State:
     if state.winter:
         return state
-    return replace(state, winter=True, winter_reason=reason,
-                   notes=(*state.notes, f"Winter begins ({reason}). The game ends after the "
-                          "North Wind's turn with one last Frost."))
+    return replace(
+        state,
+        winter=True,
+        winter_reason=reason,
+        notes=(
+            *state.notes,
+            f"Winter begins ({reason}). The game ends after the "
+            "North Wind's turn with one last Frost.",
+        ),
+    )
 
 
 def _pile(state: State, a: PileEmptied) -> State:
-    _expect(state, "human", "draw", "place", "act", "season", "frost",
-            doing="mark a leaf pile empty")
+    _expect(
+        state, "human", "draw", "place", "act", "season", "frost", doing="mark a leaf pile empty"
+    )
     shape = check_leaf(a.leaf)
     if shape in state.empty_piles:
         raise RuleError(f"the {LEAF_NAMES[shape]} pile is already marked empty")
     empty = tuple(s for s in LEAF_SHAPES if s in state.empty_piles or s == shape)
-    new = replace(state, empty_piles=empty,
-                  notes=(*state.notes, f"The {LEAF_NAMES[shape]} pile is empty."))
+    new = replace(
+        state, empty_piles=empty, notes=(*state.notes, f"The {LEAF_NAMES[shape]} pile is empty.")
+    )
     if len(empty) >= 3:  # the third empty pile starts Winter (Cold Snap at the round's end)
         new = _start_winter(new, "a third leaf pile is empty")
     return new
@@ -642,20 +666,38 @@ def _crossing(state: State, crossed: str, then: str) -> State:
 def _human_season(state: State, a: HumanSeason) -> State:
     _expect(state, "human", doing="record your season advance")
     if state.human_advanced:
-        raise IllegalAction(f"{state.human} already advanced the season this turn: "
-                            "only once per turn")
-    state = replace(state, season_advances=state.season_advances + 1, human_advanced=True,
-                    notes=(*state.notes, f"{state.human} advanced the season."))
+        raise IllegalAction(
+            f"{state.human} already advanced the season this turn: only once per turn"
+        )
+    state = replace(
+        state,
+        season_advances=state.season_advances + 1,
+        human_advanced=True,
+        notes=(*state.notes, f"{state.human} advanced the season."),
+    )
     return _crossing(state, a.crossed, "human")
 
 
 def _end_human(state: State, a: EndHumanTurn) -> State:
     _expect(state, "human", doing="end your turn")
-    new = replace(state, phase="draw", turn=state.turn + 1, card=None, tips=(),
-                  boosted=False, queue=(), reds_done=0, notes=())
+    new = replace(
+        state,
+        phase="draw",
+        turn=state.turn + 1,
+        card=None,
+        tips=(),
+        boosted=False,
+        queue=(),
+        reds_done=0,
+        notes=(),
+    )
     if len(state.empty_piles) == len(LEAF_SHAPES):  # NX4: no leaf to take at all
-        return _end_north_wind_turn(replace(new, notes=(
-            "Every leaf pile is empty: the North Wind cannot play a leaf this turn.",)))
+        return _end_north_wind_turn(
+            replace(
+                new,
+                notes=("Every leaf pile is empty: the North Wind cannot play a leaf this turn.",),
+            )
+        )
     return new
 
 
@@ -671,21 +713,31 @@ def _draw(state: State, a: Draw) -> State:
     _expect(state, "draw", doing="draw a North Wind card")
     card = Card(a.leaf, a.colour, a.arrow)
     _check_deck(state)
-    drawn = replace(state, deck_drawn=state.deck_drawn + 1,
-                    draws=(*state.draws, card.describe()))
+    drawn = replace(state, deck_drawn=state.deck_drawn + 1, draws=(*state.draws, card.describe()))
     if card.leaf in state.empty_piles:  # N2: draw again
-        return replace(drawn, notes=(*state.notes, f"Drew {card.describe()}: the "
-                                     f"{LEAF_NAMES[card.leaf]} pile is empty, draw again."))
-    return replace(drawn, phase="place", card=card,
-                   notes=(*state.notes, f"Drew {card.describe()}: take the top "
-                          f"{LEAF_NAMES[card.leaf]} leaf."))
+        return replace(
+            drawn,
+            notes=(
+                *state.notes,
+                f"Drew {card.describe()}: the {LEAF_NAMES[card.leaf]} pile is empty, draw again.",
+            ),
+        )
+    return replace(
+        drawn,
+        phase="place",
+        card=card,
+        notes=(*state.notes, f"Drew {card.describe()}: take the top {LEAF_NAMES[card.leaf]} leaf."),
+    )
 
 
 def _reshuffle(state: State, a: Reshuffle) -> State:
     _expect(state, "draw", doing="reshuffle the North Wind deck")
-    return replace(state, deck_drawn=0, draws=(*state.draws, "Reshuffle"),
-                   notes=(*state.notes, "Reshuffle: shuffle all 13 North Wind cards and "
-                          "draw again."))
+    return replace(
+        state,
+        deck_drawn=0,
+        draws=(*state.draws, "Reshuffle"),
+        notes=(*state.notes, "Reshuffle: shuffle all 13 North Wind cards and draw again."),
+    )
 
 
 def _place(state: State, a: Place) -> State:
@@ -700,14 +752,23 @@ def _place(state: State, a: Place) -> State:
     if leaf_boost(total):  # N4
         if state.supply > 0:
             boosted, babies = True, babies + 1
-            notes.append(f"Leaf boost: it touches only {total} tips, so put a North Wind baby "
-                         "mushroom on it.")
+            notes.append(
+                f"Leaf boost: it touches only {total} tips, so put a North Wind baby "
+                "mushroom on it."
+            )
         else:
             notes.append("Leaf boost, but the North Wind has no mushrooms left.")
     queue = leaf.leaf_actions(tips)
     notes.append("Actions: " + ", ".join(f"{n} {c}" for c, n in tips.items() if n) + ".")
-    return replace(state, phase="act", tips=tuple((c, n) for c, n in tips.items() if n),
-                   boosted=boosted, babies=babies, queue=queue, notes=tuple(notes))
+    return replace(
+        state,
+        phase="act",
+        tips=tuple((c, n) for c, n in tips.items() if n),
+        boosted=boosted,
+        babies=babies,
+        queue=queue,
+        notes=tuple(notes),
+    )
 
 
 def _next(state: State, note: str, **changes: Any) -> State:
@@ -727,10 +788,20 @@ def _end_of_actions(state: State) -> State:
 def _end_north_wind_turn(state: State) -> State:
     refill = (None,) * MAT_SLOTS  # the mat refills at the end of the turn
     if state.winter:  # the round is over: one last Frost, then scoring
-        return replace(state, phase="frost", frost_then="final", mat=refill,
-                       notes=(*state.notes, "Winter: the last Frost."))
-    return replace(state, phase="human", mat=refill, human_advanced=False,
-                   notes=(*state.notes, f"The North Wind's turn is over; {state.human} plays."))
+        return replace(
+            state,
+            phase="frost",
+            frost_then="final",
+            mat=refill,
+            notes=(*state.notes, "Winter: the last Frost."),
+        )
+    return replace(
+        state,
+        phase="human",
+        mat=refill,
+        human_advanced=False,
+        notes=(*state.notes, f"The North Wind's turn is over; {state.human} plays."),
+    )
 
 
 def _done(state: State, a: Done) -> State:
@@ -784,13 +855,26 @@ def _red(state: State, a: Red) -> State:
         raise RuleError(_red_refusal(state, a.outcome))
     done = state.reds_done + 1
     if a.outcome == "baby":
-        return _next(state, "Red: a North Wind baby mushroom goes on the board.",
-                     babies=state.babies + 1, reds_done=done)
+        return _next(
+            state,
+            "Red: a North Wind baby mushroom goes on the board.",
+            babies=state.babies + 1,
+            reds_done=done,
+        )
     if a.outcome == "grow":
-        return _next(state, "Red: a North Wind baby mushroom grows to an adult.",
-                     babies=state.babies - 1, adults=state.adults + 1, reds_done=done)
-    return _next(state, "Red: nothing to do, so the North Wind gains 1 acorn instead.",
-                 acorns=state.acorns + 1, reds_done=done)  # N10
+        return _next(
+            state,
+            "Red: a North Wind baby mushroom grows to an adult.",
+            babies=state.babies - 1,
+            adults=state.adults + 1,
+            reds_done=done,
+        )
+    return _next(
+        state,
+        "Red: nothing to do, so the North Wind gains 1 acorn instead.",
+        acorns=state.acorns + 1,
+        reds_done=done,
+    )  # N10
 
 
 def _red_refusal(state: State, outcome: str) -> str:
@@ -829,8 +913,10 @@ def _orange(state: State, a: Orange) -> State:
     pick = choose_animal([s for _, s in filled], state.forest_counts, state.card.arrow)  # N8
     if pick is not None:
         if a.drawn is not None:
-            raise RuleError("an animal on the mat qualifies, so the North Wind takes it "
-                            "instead of drawing from the deck")
+            raise RuleError(
+                "an animal on the mat qualifies, so the North Wind takes it "
+                "instead of drawing from the deck"
+            )
         index, chosen = filled[pick]
         _check_copies(state, mat)
         animal, acorn = chosen
@@ -838,16 +924,20 @@ def _orange(state: State, a: Orange) -> State:
         new_mat = tuple(None if i == index else s for i, s in enumerate(mat))
     else:
         if a.drawn is None:
-            raise RuleError("no animal on the mat is wanted: draw the top animal card and "
-                            "enter it")
+            raise RuleError("no animal on the mat is wanted: draw the top animal card and enter it")
         animal, acorn = _check_mat([a.drawn])[0]
         _check_copies(state, mat, (animal,))
         where = "from the top of the animal deck"
         new_mat = mat
     note = f"Orange: the North Wind takes the {animal} {where}"
     note += " and 1 acorn for its acorn icon." if acorn else "."
-    return _next(state, note, forest=_add(state.forest, animal),
-                 acorns=state.acorns + int(acorn), mat=new_mat)
+    return _next(
+        state,
+        note,
+        forest=_add(state.forest, animal),
+        acorns=state.acorns + int(acorn),
+        mat=new_mat,
+    )
 
 
 BROWN_MOVES = ("up", "skip", "top")
@@ -862,10 +952,16 @@ def _brown(state: State, a: Brown) -> State:
         raise RuleError(f"{a.move!r} is not a squirrel move; say up, skip or top")
     if a.move == "top":  # N9: past the top space: stay, +1 acorn
         if a.fork or a.acorns or a.sun or a.leaf_cards or a.animals:
-            raise RuleError("a squirrel that stays on the top space lands nowhere: no fork, "
-                            "no reward beyond its acorn")
-        return _next(state, "Brown: the squirrel is at the top, so it stays and the North "
-                     "Wind gains 1 acorn.", acorns=state.acorns + 1, at_top=True)
+            raise RuleError(
+                "a squirrel that stays on the top space lands nowhere: no fork, "
+                "no reward beyond its acorn"
+            )
+        return _next(
+            state,
+            "Brown: the squirrel is at the top, so it stays and the North Wind gains 1 acorn.",
+            acorns=state.acorns + 1,
+            at_top=True,
+        )
     acorns = leaf._count(a.acorns, "acorns on the tree space", high=MAX_REWARD)
     sun = leaf._count(a.sun, "sun on the tree space", high=MAX_REWARD)
     cards = leaf._count(a.leaf_cards, "leaf cards on the tree space", high=MAX_REWARD)
@@ -885,19 +981,32 @@ def _brown(state: State, a: Brown) -> State:
     if animals:
         bits.append(f"{animals} more orange action{'s' if animals != 1 else ''} for the animal")
     note = f"Brown: the squirrel climbs {climb} space{'s' if climb > 1 else ''}"
-    note += (" (" + "; ".join(bits) + ")." if bits else ".")
+    note += " (" + "; ".join(bits) + ")." if bits else "."
     new = replace(state, queue=(state.queue[0], *(["orange"] * animals), *state.queue[1:]))
-    return _next(new, note, height=state.height + climb, forks=forks,
-                 acorns=state.acorns + gained, sun=state.sun + sun)
+    return _next(
+        new,
+        note,
+        height=state.height + climb,
+        forks=forks,
+        acorns=state.acorns + gained,
+        sun=state.sun + sun,
+    )
 
 
 def _season(state: State, a: Season) -> State:
     _expect(state, "season", doing="advance the season for the North Wind")
     acorns = leaf._count(a.acorns, "acorns on the season space", high=MAX_REWARD)
-    new = replace(state, sun=state.sun - SEASON_COST, acorns=state.acorns + acorns,
-                  season_advances=state.season_advances + 1,
-                  notes=(*state.notes, f"Season: the North Wind spends {SEASON_COST} sun and "
-                         f"gains {acorns} acorn{'s' if acorns != 1 else ''}."))  # N11
+    new = replace(
+        state,
+        sun=state.sun - SEASON_COST,
+        acorns=state.acorns + acorns,
+        season_advances=state.season_advances + 1,
+        notes=(
+            *state.notes,
+            f"Season: the North Wind spends {SEASON_COST} sun and "
+            f"gains {acorns} acorn{'s' if acorns != 1 else ''}.",
+        ),
+    )  # N11
     new = _crossing(new, a.crossed, "end")
     if new.phase == "frost":
         return new
@@ -924,13 +1033,18 @@ def _hibernate(state: State, a: Hibernate) -> State:
         forest = tuple((x, k) for x, k in state.forest if x != animal)
         den = _add(state.den, animal, n)
         note = f"Frost: the North Wind moves its {plural(animal, n)} to its Winter Den."
-    new = replace(state, forest=forest, den=den, frosts=state.frosts + 1, mat=mat,
-                  notes=(*state.notes, note))
+    new = replace(
+        state, forest=forest, den=den, frosts=state.frosts + 1, mat=mat, notes=(*state.notes, note)
+    )
     if state.frost_then == "human":
         return replace(new, phase="human", frost_then="")
     if state.frost_then == "final":
-        return replace(new, phase="scoring", frost_then="",
-                       notes=(*new.notes, "The game is over: count up for the final score."))
+        return replace(
+            new,
+            phase="scoring",
+            frost_then="",
+            notes=(*new.notes, "The game is over: count up for the final score."),
+        )
     return _end_north_wind_turn(replace(new, frost_then=""))
 
 
@@ -948,8 +1062,14 @@ def north_wind_tally(state: State, groups: Sequence[int]) -> leaf.Tally:
             f"the North Wind has {state.adults} adult mushroom"
             f"{'s' if state.adults != 1 else ''}, but the groups entered add up to {sum(sizes)}"
         )
-    return leaf.Tally(den=state.den_counts, mushroom_groups=sizes, tree=state.height,
-                      sun=state.sun, acorn_tokens=state.acorns, forest=state.forest_size)
+    return leaf.Tally(
+        den=state.den_counts,
+        mushroom_groups=sizes,
+        tree=state.height,
+        sun=state.sun,
+        acorn_tokens=state.acorns,
+        forest=state.forest_size,
+    )
 
 
 def forest_bonus(north_wind_forest: int, human_forest: int) -> int:
@@ -958,8 +1078,11 @@ def forest_bonus(north_wind_forest: int, human_forest: int) -> int:
     >>> forest_bonus(5, 2), forest_bonus(1, 3)
     (3, 0)
     """
-    return max(0, leaf._count(north_wind_forest, "North Wind Forest animals")
-               - leaf._count(human_forest, "your Forest animals"))
+    return max(
+        0,
+        leaf._count(north_wind_forest, "North Wind Forest animals")
+        - leaf._count(human_forest, "your Forest animals"),
+    )
 
 
 NORTH_WIND = "North Wind"

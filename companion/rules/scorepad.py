@@ -66,8 +66,7 @@ def apply(pad: ScorePad, action: Action) -> ScorePad:
     if isinstance(action, AddRound):
         if len(action.scores) != len(pad.players):
             raise IllegalAction(
-                f"a round needs one score per player ({len(pad.players)}), "
-                f"not {len(action.scores)}"
+                f"a round needs one score per player ({len(pad.players)}), not {len(action.scores)}"
             )
         for player, points in zip(pad.players, action.scores, strict=True):
             _check_points(player, points)

@@ -134,9 +134,7 @@ class Layout:
         if not _whole(self.suits) or not 1 <= self.suits <= 4:
             raise RuleError(f"a deck has 1 to 4 suits, not {self.suits!r}")
         sizes = tuple(self.pile_sizes)
-        if not sizes or any(
-            isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in sizes
-        ):
+        if not sizes or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in sizes):
             raise RuleError(f"pile sizes must be whole numbers of cards, not {self.pile_sizes!r}")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 0:
             raise RuleError(f"the number of deals must be 0 or more, not {self.deals!r}")

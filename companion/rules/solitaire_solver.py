@@ -97,9 +97,7 @@ def _won(piles: _Piles, suits: int, ranks: int) -> bool:
 _Child = tuple[int, tuple[int, int, int], _Piles, _Hidden, int]
 
 
-def _children(
-    piles: _Piles, hidden: _Hidden, dealt: int, hand: bytes, width: int
-) -> list[_Child]:
+def _children(piles: _Piles, hidden: _Hidden, dealt: int, hand: bytes, width: int) -> list[_Child]:
     """Successors sorted by priority; a move is (source, target, count), or
     (-1, -1, 0) for a deal."""
     out: list[_Child] = []

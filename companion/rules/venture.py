@@ -88,9 +88,7 @@ def _check_player_count(players: int) -> int:
     if isinstance(players, bool) or not isinstance(players, int):
         raise IllegalAction(f"{players!r} is not a number of players")
     if players not in _SLUG:
-        raise IllegalAction(
-            f"Venture is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
-        )
+        raise IllegalAction(f"Venture is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     return players
 
 
@@ -162,9 +160,7 @@ class Step:
             return f"the {self.rank}s of {names} misfire and take nothing"
         if self.outcome == CAPTURED:
             if len(self.players) == 1:
-                return (
-                    f"{names}'s {self.rank} went to {self.taken_by} before it could fire"
-                )
+                return f"{names}'s {self.rank} went to {self.taken_by} before it could fire"
             return f"the {self.rank}s of {names} went to {self.taken_by} before they could fire"
         owner = f"{self.players[0]}'s {self.rank}"
         if self.outcome == LOWEST:
@@ -250,9 +246,7 @@ def resolve(pool: Iterable[int], bids: Mapping[str, int]) -> Resolution:
         if players[0] in taken_by:
             # V6: every card of a rank is captured together, so all these bids
             # left the table at once, before they could fire.
-            steps.append(
-                Step(rank, players, CAPTURED, taken_by=taken_by[players[0]])
-            )
+            steps.append(Step(rank, players, CAPTURED, taken_by=taken_by[players[0]]))
             continue
         if len(players) > 1:  # V3
             steps.append(Step(rank, players, MISFIRED))
@@ -399,9 +393,7 @@ class WithdrawBid:
 
 Action = EnterSlug | Bid | ChangeBid | WithdrawBid
 
-ACTIONS: dict[str, type] = {
-    cls.__name__: cls for cls in (EnterSlug, Bid, ChangeBid, WithdrawBid)
-}
+ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (EnterSlug, Bid, ChangeBid, WithdrawBid)}
 
 
 @dataclass(frozen=True)

@@ -403,17 +403,19 @@ class Store:
         )
         if [e.seq for e in newer] != list(range(base.table.version + 1, row.version + 1)):
             return None
-        if not all(e.kind == "action" and e.payload is not None for e in newer):
-            return None
+        payloads = [e.payload for e in newer if e.kind == "action"]
+        if len(payloads) != len(newer) or any(p is None for p in payloads):
+            return None  # an undo or redo came since: only a replay can say what counts
+        plain = [p for p in payloads if p is not None]
         kind = load()[row.game]
         state = base.state
-        for e in newer:
-            state = kind.apply(state, e.payload)
+        for payload in plain:
+            state = kind.apply(state, payload)
         added = tuple(Event(e.seq, e.kind, e.payload, e.seat, e.created_at) for e in newer)
         return Snapshot(
             _view(row),
             state,
-            (*base.actions, *(e.payload for e in newer)),
+            (*base.actions, *plain),
             (*base.events, *added),
             can_undo=True,
             can_redo=False,

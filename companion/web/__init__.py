@@ -85,9 +85,7 @@ def _security_headers(response: Any) -> Any:
 def _error_page(error: HTTPException) -> Any:
     status = error.code or 500
     if status == 403 and g.get("csrf_failed"):
-        message = (
-            "This page had gone stale, so nothing was changed. Reload the page and try again."
-        )
+        message = "This page had gone stale, so nothing was changed. Reload the page and try again."
     elif status == 404:
         message = "There is nothing here. The link may be mistyped, or the table was deleted."
     elif status == 405:

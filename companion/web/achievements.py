@@ -64,6 +64,9 @@ def page() -> Any:
     groups = [(g, [a for a in nw.ACHIEVEMENTS if a.group == g]) for g in nw.ACHIEVEMENT_GROUPS]
     done = sum(1 for v in record.ticks.values() if v)
     return render_template(
-        "north_wind/achievements.html", record=record, groups=groups, done=done,
+        "north_wind/achievements.html",
+        record=record,
+        groups=groups,
+        done=done,
         total=len(nw.ACHIEVEMENTS),
     )

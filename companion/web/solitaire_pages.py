@@ -72,8 +72,7 @@ def _board(snap: Snapshot, answer: Answer) -> Any:
 def _hint_answer(state: solitaire.State, tip: solitaire_solver.Hint) -> Answer:
     if tip.move is None:
         return Answer(
-            "There is no move left to make: this deal is lost from here. "
-            "Undo, or try a new deal."
+            "There is no move left to make: this deal is lost from here. Undo, or try a new deal."
         )
     words = solitaire.describe(state, tip.move)
     if isinstance(tip.move, Deal):
@@ -123,9 +122,7 @@ def _verdict(found: solitaire_solver.Solution, where: str) -> str:
         return f"Yes: it can be won{place} ({len(found.moves)} moves; found in {seconds})."
     if found.result == solitaire_solver.LOST:
         return f"No: no line wins{place} (every position was searched in {seconds})."
-    return (
-        f"Not sure: the solver found no win{place} in {seconds}, but did not search everything."
-    )
+    return f"Not sure: the solver found no win{place} in {seconds}, but did not search everything."
 
 
 def statistics(tables: list[Any] | None = None) -> Statistics:
@@ -188,4 +185,3 @@ def new() -> Any:
     except (FormError, TableError) as exc:
         return index(error=sentence(str(exc)), form=form, status=422)
     return redirect(url_for("table.page", token=table.token), code=303)
-

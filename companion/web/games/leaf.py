@@ -41,8 +41,7 @@ def read_groups(form: Mapping[str, str], name: str, whose: str) -> list[int]:
     for word in text.split():
         if not word.isdecimal() or not word.isascii() or len(word) > 2 or int(word) == 0:
             raise FormError(
-                f"{whose} mushroom groups: {word[:12]!r} is not a group size; "
-                "type sizes like 3 2 1"
+                f"{whose} mushroom groups: {word[:12]!r} is not a group size; type sizes like 3 2 1"
             )
         sizes.append(int(word))
     if len(sizes) > leaf.MUSHROOMS_PER_PLAYER:
@@ -54,8 +53,12 @@ def read_tally(form: Mapping[str, str], prefix: str, whose: str) -> dict[str, An
     """One player's tally fields (``prefix`` + field name) as a tally dict."""
     den = {}
     for animal in leaf.ANIMALS:
-        n = read_count(form, f"{prefix}den_{animal}", f"{whose} {leaf.ANIMAL_PLURALS[animal]}",
-                       high=leaf.COPIES_PER_ANIMAL)
+        n = read_count(
+            form,
+            f"{prefix}den_{animal}",
+            f"{whose} {leaf.ANIMAL_PLURALS[animal]}",
+            high=leaf.COPIES_PER_ANIMAL,
+        )
         if n:
             den[animal] = n
     return {
@@ -63,13 +66,19 @@ def read_tally(form: Mapping[str, str], prefix: str, whose: str) -> dict[str, An
         "mushroom_groups": read_groups(form, f"{prefix}groups", whose),
         "tree": read_count(form, f"{prefix}tree", f"{whose} squirrel height", high=40),
         "sun": read_count(form, f"{prefix}sun", f"{whose} sun tokens", high=MAX_TOKENS),
-        "leaf_cards": read_count(form, f"{prefix}leaf_cards", f"{whose} leaf cards",
-                                 high=leaf.LEAF_CARD_COUNT),
-        "acorn_tokens": read_count(form, f"{prefix}acorns", f"{whose} acorn tokens",
-                                   high=MAX_TOKENS),
+        "leaf_cards": read_count(
+            form, f"{prefix}leaf_cards", f"{whose} leaf cards", high=leaf.LEAF_CARD_COUNT
+        ),
+        "acorn_tokens": read_count(
+            form, f"{prefix}acorns", f"{whose} acorn tokens", high=MAX_TOKENS
+        ),
         "minus_three": read_count(form, f"{prefix}minus_three", f'{whose} "-3" tokens', high=20),
-        "forest": read_count(form, f"{prefix}forest", f"{whose} Forest animals",
-                             high=leaf.COPIES_PER_ANIMAL * len(leaf.ANIMALS)),
+        "forest": read_count(
+            form,
+            f"{prefix}forest",
+            f"{whose} Forest animals",
+            high=leaf.COPIES_PER_ANIMAL * len(leaf.ANIMALS),
+        ),
     }
 
 
@@ -105,15 +114,19 @@ def tally_values(tally: leaf.Tally | None) -> dict[str, Any]:
     values: dict[str, Any] = {f"den_{a}": n for a, n in tally.den.items() if n}
     values.update(
         groups=" ".join(map(str, tally.mushroom_groups)),
-        tree=tally.tree, sun=tally.sun, leaf_cards=tally.leaf_cards,
-        acorns=tally.acorn_tokens, minus_three=tally.minus_three, forest=tally.forest,
+        tree=tally.tree,
+        sun=tally.sun,
+        leaf_cards=tally.leaf_cards,
+        acorns=tally.acorn_tokens,
+        minus_three=tally.minus_three,
+        forest=tally.forest,
     )
     return values
 
 
 def posted_values(form: Mapping[str, str], prefix: str = "") -> dict[str, str]:
     """The posted fields that start with ``prefix``, without it (to show a form again)."""
-    return {k[len(prefix):]: v for k, v in form.items() if k.startswith(prefix)}
+    return {k[len(prefix) :]: v for k, v in form.items() if k.startswith(prefix)}
 
 
 HELPERS: dict[str, Any] = {

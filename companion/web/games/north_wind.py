@@ -78,8 +78,9 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
     action = form.get("action", "")
     if action == "setup":
         need = nw.STARTING[state.difficulty][1]
-        animals = [_animal(str(form.get(f"a{i}", "")), f"Starting animal {i}")
-                   for i in range(1, need + 1)]
+        animals = [
+            _animal(str(form.get(f"a{i}", "")), f"Starting animal {i}") for i in range(1, need + 1)
+        ]
         if any(a is None for a in animals):
             raise FormError(f"Choose all {need} of the North Wind's starting animals.")
         return {"type": "SetupAnimals", "animals": animals}
@@ -89,11 +90,15 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
         crossed = _choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed.")
         return {"type": "HumanSeason", "crossed": crossed}
     if action == "reaction":
-        return {"type": "ReactionSun",
-                "sun": read_count(form, "sun", "the reaction sun", high=15, default=None)}
+        return {
+            "type": "ReactionSun",
+            "sun": read_count(form, "sun", "the reaction sun", high=15, default=None),
+        }
     if action == "pile":
-        return {"type": "PileEmptied",
-                "leaf": _choice(form, "leaf", leaf.LEAF_SHAPES, "Choose which pile ran out.")}
+        return {
+            "type": "PileEmptied",
+            "leaf": _choice(form, "leaf", leaf.LEAF_SHAPES, "Choose which pile ran out."),
+        }
     if action == "draw":
         return {
             "type": "Draw",
@@ -112,19 +117,29 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
         return {"type": "Red", "outcome": outcome}
     if action == "orange":
         drawn = _animal(str(form.get("drawn", "")), "The animal drawn from the deck")
-        return {"type": "Orange", "mat": read_mat(form),
-                "drawn": None if drawn is None else [drawn, bool(form.get("drawn_acorn"))]}
+        return {
+            "type": "Orange",
+            "mat": read_mat(form),
+            "drawn": None if drawn is None else [drawn, bool(form.get("drawn_acorn"))],
+        }
     if action == "brown":
         move = _choice(form, "move", nw.BROWN_MOVES, "Say where the squirrel went.")
-        reward = {k: read_count(form, k, f"the space's {w}", high=nw.MAX_REWARD)
-                  for k, w in (("acorns", "acorns"), ("sun", "sun"),
-                               ("leaf_cards", "leaf cards"), ("animals", "animals"))}
+        reward = {
+            k: read_count(form, k, f"the space's {w}", high=nw.MAX_REWARD)
+            for k, w in (
+                ("acorns", "acorns"),
+                ("sun", "sun"),
+                ("leaf_cards", "leaf cards"),
+                ("animals", "animals"),
+            )
+        }
         return {"type": "Brown", "move": move, "fork": bool(form.get("fork")), **reward}
     if action == "season":
         return {
             "type": "Season",
-            "acorns": read_count(form, "acorns", "the acorns on the new space",
-                                 high=nw.MAX_REWARD, default=None),
+            "acorns": read_count(
+                form, "acorns", "the acorns on the new space", high=nw.MAX_REWARD, default=None
+            ),
             "crossed": _choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed."),
         }
     if action == "hibernate":
@@ -165,8 +180,12 @@ def compare(args: Mapping[str, str], card_colour: str) -> dict[str, Any] | None:
     try:
         for i in range(MAX_CANDIDATES):
             tips = read_tips(args, f"c{i}_", f"Placement {i + 1}")
-            human = read_count(args, f"c{i}_human", f"Placement {i + 1}: leaves with your "
-                               "mushrooms", high=leaf.MAX_TIPS)
+            human = read_count(
+                args,
+                f"c{i}_human",
+                f"Placement {i + 1}: leaves with your mushrooms",
+                high=leaf.MAX_TIPS,
+            )
             if tips or human:
                 candidates.append({"tips": tips, "human_mushroom_leaves": human, "n": i + 1})
         if len(candidates) < 2:
@@ -183,21 +202,29 @@ def red_instruction(state: nw.State) -> str:
     if not state.hibernated:
         if nw.red_is_first(state):
             return "Put a North Wind baby mushroom on the leaf it just placed."
-        return ("Put a North Wind baby mushroom on the leaf touching the new one that has the "
-                "most open tips and no North Wind mushroom yet. If every touching leaf already "
-                "has one, grow one North Wind baby to an adult instead.")
+        return (
+            "Put a North Wind baby mushroom on the leaf touching the new one that has the "
+            "most open tips and no North Wind mushroom yet. If every touching leaf already "
+            "has one, grow one North Wind baby to an adult instead."
+        )
     if state.babies:
-        return ("Grow one North Wind baby mushroom to an adult: choose one that makes a group "
-                "of 3 connected adults if you can.")
-    return ("Put a North Wind baby mushroom on a leaf next to its largest mushroom group that "
-            "has fewer than 3. If there is no such leaf, it takes 1 acorn instead.")
+        return (
+            "Grow one North Wind baby mushroom to an adult: choose one that makes a group "
+            "of 3 connected adults if you can."
+        )
+    return (
+        "Put a North Wind baby mushroom on a leaf next to its largest mushroom group that "
+        "has fewer than 3. If there is no such leaf, it takes 1 acorn instead."
+    )
 
 
 def mat_values(state: nw.State, form: Mapping[str, str] | None) -> list[tuple[str, bool]]:
     """The mat to show in the form: what was posted (after an error) or what we know."""
     if form is not None and "m1" in form:
-        return [(str(form.get(f"m{i}", "")), bool(form.get(f"m{i}_acorn")))
-                for i in range(1, nw.MAT_SLOTS + 1)]
+        return [
+            (str(form.get(f"m{i}", "")), bool(form.get(f"m{i}_acorn")))
+            for i in range(1, nw.MAT_SLOTS + 1)
+        ]
     return [(s[0], s[1]) if s else ("", False) for s in state.mat]
 
 
@@ -209,8 +236,12 @@ def frost_info(state: nw.State) -> dict[str, Any]:
     size = max(counts.values())
     largest = [a for a in leaf.ANIMALS if counts.get(a) == size]
     known = [s for s in state.mat if s is not None]
-    return {"largest": largest, "size": size, "tied": len(largest) > 1,
-            "choices": nw.frost_choices(counts, known)}
+    return {
+        "largest": largest,
+        "size": size,
+        "tied": len(largest) > 1,
+        "choices": nw.frost_choices(counts, known),
+    }
 
 
 def achievements_by_group() -> list[tuple[str, list[nw.Achievement]]]:
@@ -249,10 +280,14 @@ HELPERS: dict[str, Any] = {
 def summary(state: nw.State) -> str:
     if state.result is not None:
         who = " and ".join(state.result.winners)
-        return f"{who} won · {state.result.breakdowns[state.human].total} to " \
-               f"{state.result.breakdowns[nw.NORTH_WIND].total}"
-    return f"{state.difficulty.capitalize()} · North Wind turn {state.turn} · " \
-           f"{state.acorns} acorns, {state.sun} sun"
+        return (
+            f"{who} won · {state.result.breakdowns[state.human].total} to "
+            f"{state.result.breakdowns[nw.NORTH_WIND].total}"
+        )
+    return (
+        f"{state.difficulty.capitalize()} · North Wind turn {state.turn} · "
+        f"{state.acorns} acorns, {state.sun} sun"
+    )
 
 
 def describe(action: Mapping[str, Any]) -> str:
@@ -263,17 +298,21 @@ def describe(action: Mapping[str, Any]) -> str:
         "PileEmptied": lambda a: f"The {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')} pile ran out",
         "HumanSeason": lambda a: f"You advanced the season ({a.get('crossed')})",
         "EndHumanTurn": lambda a: "Your turn ended",
-        "Draw": lambda a: f"Drew {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')}, "
-                          f"{a.get('colour')}, {a.get('arrow')}",
+        "Draw": lambda a: (
+            f"Drew {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')}, "
+            f"{a.get('colour')}, {a.get('arrow')}"
+        ),
         "Reshuffle": lambda a: "Drew the Reshuffle card",
-        "Place": lambda a: "Leaf placed: " + ", ".join(
-            f"{n} {c}" for c, n in (a.get("tips") or {}).items()),
+        "Place": lambda a: (
+            "Leaf placed: " + ", ".join(f"{n} {c}" for c, n in (a.get("tips") or {}).items())
+        ),
         "Done": lambda a: "Action done",
         "Red": lambda a: f"Red action: {a.get('outcome')}",
         "Orange": lambda a: "Orange action" + (" (drew from the deck)" if a.get("drawn") else ""),
         "Brown": lambda a: f"Brown action: {a.get('move')}",
-        "Season": lambda a: f"North Wind advanced the season (+{a.get('acorns')}, "
-                            f"{a.get('crossed')})",
+        "Season": lambda a: (
+            f"North Wind advanced the season (+{a.get('acorns')}, {a.get('crossed')})"
+        ),
         "Hibernate": lambda a: f"Frost: hibernate {a.get('animal') or 'nothing'}",
         "FinalScore": lambda a: "Final count entered",
         "Achieve": lambda a: "Achievements: " + ", ".join(map(str, a.get("ids", []))),

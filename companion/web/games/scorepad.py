@@ -62,8 +62,7 @@ def describe(action: Mapping[str, Any]) -> str:
         return "Round entered: " + ", ".join(str(s) for s in action.get("scores", []))
     if action.get("type") == "FixEntry":
         return (
-            f"Fixed round {action.get('round')}: {action.get('player')} "
-            f"now {action.get('points')}"
+            f"Fixed round {action.get('round')}: {action.get('player')} now {action.get('points')}"
         )
     return str(action.get("type", "?"))
 
