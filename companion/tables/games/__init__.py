@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules import actions
+
 
 @dataclass(frozen=True)
 class GameKind:
@@ -32,6 +34,17 @@ class GameKind:
     new_state: Callable[[tuple[str, ...], Mapping[str, Any], int], Any]
     apply: Callable[[Any, Mapping[str, Any]], Any]
     blurb: str = ""
+
+
+def applier(rules: Any) -> Callable[[Any, Mapping[str, Any]], Any]:
+    """``GameKind.apply`` for a rules module that follows the conventions:
+    a JSON action dict is read with the module's ``ACTIONS`` and handed to its
+    ``apply``. Unknown or malformed actions raise ``RuleError``."""
+
+    def apply(state: Any, action: Mapping[str, Any]) -> Any:
+        return rules.apply(state, actions.from_dict(action, rules.ACTIONS))
+
+    return apply
 
 
 _MODULES = (

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, autumn_ash
+from companion.rules import autumn_ash
 from companion.rules.errors import RuleError
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
@@ -26,16 +26,12 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
     return autumn_ash.new_game(rainbow, xeno)
 
 
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return autumn_ash.apply(state, actions.from_dict(action, autumn_ash.ACTIONS))
-
-
 KIND = GameKind(
     key="autumn_ash",
     title="Autumn Ash",
     min_players=2,
     max_players=2,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(autumn_ash),
     blurb="Score the race to 21: tap the bagged pyramids, see the points and the bonuses.",
 )

@@ -11,17 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, autumn_leaves
+from companion.rules import autumn_leaves
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     return autumn_leaves.new_game(players, seed)
-
-
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return autumn_leaves.apply(state, actions.from_dict(action, autumn_leaves.ACTIONS))
 
 
 KIND = GameKind(
@@ -30,6 +26,6 @@ KIND = GameKind(
     min_players=autumn_leaves.MIN_PLAYERS,
     max_players=autumn_leaves.MAX_PLAYERS,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(autumn_leaves),
     blurb="Race to empty your hand onto the leaf piles; six hands, 3 to 6 players, a Pairs deck.",
 )

@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, leaf
+from companion.rules import leaf
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     return leaf.new_game(players)
-
-
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return leaf.apply(state, actions.from_dict(action, leaf.ACTIONS))
 
 
 KIND = GameKind(
@@ -24,6 +20,6 @@ KIND = GameKind(
     min_players=2,
     max_players=4,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(leaf),
     blurb="End of a Leaf game: each player's count turns into acorns and a winner.",
 )

@@ -9,17 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, north_wind
+from companion.rules import north_wind
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     return north_wind.new_game(players[0], str(options.get("difficulty", "normal")))
-
-
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return north_wind.apply(state, actions.from_dict(action, north_wind.ACTIONS))
 
 
 KIND = GameKind(
@@ -28,6 +24,6 @@ KIND = GameKind(
     min_players=1,
     max_players=1,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(north_wind),
     blurb="Play Leaf alone: the app runs the North Wind, one card at a time.",
 )

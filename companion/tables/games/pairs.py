@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, pairs
+from companion.rules import pairs
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
@@ -20,16 +20,12 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
     )
 
 
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return pairs.apply(state, actions.from_dict(action, pairs.ACTIONS))
-
-
 KIND = GameKind(
     key="pairs",
     title="Pairs",
     min_players=2,
     max_players=8,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(pairs),
     blurb="Press your luck with the Pairs deck; Continuous Pairs too. Points are bad.",
 )

@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, scorepad
+from companion.rules import scorepad
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     return scorepad.new_game(players, lowest_wins=bool(options.get("lowest_wins", False)))
-
-
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return scorepad.apply(state, actions.from_dict(action, scorepad.ACTIONS))
 
 
 KIND = GameKind(
@@ -24,6 +20,6 @@ KIND = GameKind(
     min_players=1,
     max_players=12,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(scorepad),
     blurb="Any other game: one column per player, a row per round.",
 )

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, solitaire
+from companion.rules import solitaire
 from companion.rules.errors import RuleError
 
-from . import GameKind
+from . import GameKind, applier
 
 MAX_DEAL = 999_999_999
 
@@ -33,16 +33,12 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
     return solitaire.new_game(deal_number(options, seed))
 
 
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return solitaire.apply(state, actions.from_dict(action, solitaire.ACTIONS))
-
-
 KIND = GameKind(
     key="solitaire",
     title="Autumn Leaves solitaire",
     min_players=1,
     max_players=1,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(solitaire),
     blurb="Toby Ord's patience for a standard deck: sort each suit King to Ace. Hints, a solver.",
 )

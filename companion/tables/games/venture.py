@@ -10,18 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import actions, venture
+from companion.rules import venture
 
-from . import GameKind
+from . import GameKind, applier
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     # The deal happens at the real table, so the seed is not needed.
     return venture.new_game(players, drafting=options.get("drafting", False))
-
-
-def _apply(state: Any, action: Mapping[str, Any]) -> Any:
-    return venture.apply(state, actions.from_dict(action, venture.ACTIONS))
 
 
 KIND = GameKind(
@@ -30,6 +26,6 @@ KIND = GameKind(
     min_players=venture.MIN_PLAYERS,
     max_players=venture.MAX_PLAYERS,
     new_state=_new_state,
-    apply=_apply,
+    apply=applier(venture),
     blurb="Secret bids that capture cards, revealed together; 3 to 8 players, a Pairs deck.",
 )
