@@ -76,6 +76,9 @@ def main() -> None:
         ("home", "/"),
         ("scorepad", f"/t/{table.token}"),
         ("join", f"/t/{table.token}/join"),
+        ("new-table", "/new/pairs"),
+        ("history", f"/t/{table.token}/history"),
+        ("spectator", f"/v/{table.view_token}"),
     ]
     for name, game, players, actions in MID_GAME:
         mid = store.create_table(game, players, {}, title="Game night")
