@@ -2,8 +2,9 @@
 
 Each module here adapts one rules engine to the event log: it builds the
 initial state from the table's setup and applies one logged action (a JSON
-dict) to a state. Register a game by adding its module to ``_MODULES``; the
-module defines ``KIND = GameKind(...)``.
+dict) to a state. Register a game by adding its module to ``GAME_MODULES``; the
+module defines ``KIND = GameKind(...)``. The same list names each game's
+screen in ``companion.web.games``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def applier(rules: Any) -> Callable[[Any, Mapping[str, Any]], Any]:
     return apply
 
 
-_MODULES = (
+GAME_MODULES = (
     "scorepad",
     "autumn_leaves",
     "venture",
@@ -64,7 +65,7 @@ GAMES: dict[str, GameKind] = {}
 def load() -> dict[str, GameKind]:
     """Import every game module once and return the registry."""
     if not GAMES:
-        for name in _MODULES:
+        for name in GAME_MODULES:
             module = importlib.import_module(f"{__name__}.{name}")
             GAMES[module.KIND.key] = module.KIND
     return GAMES

@@ -1,8 +1,9 @@
 """Game screens: how each game looks on a phone and reads its forms.
 
-A game's screen module defines ``SCREEN = Screen(...)`` and is listed in
-``_MODULES``. The generic table views (``companion/web/table.py``) do the
-rest: version checks, the event log, undo/redo, live refresh, history, join.
+A game's screen module defines ``SCREEN = Screen(...)``, under the same
+name as its storage module in ``companion.tables.games.GAME_MODULES``. The
+generic table views (``companion/web/table.py``) do the rest: version
+checks, the event log, undo/redo, live refresh, history, join.
 
 The contract, in short:
 
@@ -33,6 +34,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from companion.tables.games import GAME_MODULES
 
 
 class FormError(ValueError):
@@ -77,23 +80,14 @@ class Screen:
     uses_seats: bool = False
 
 
-_MODULES = (
-    "scorepad",
-    "autumn_leaves",
-    "venture",
-    "pairs",
-    "leaf",
-    "north_wind",
-    "autumn_ash",
-    "solitaire",
-)
+# One screen module per game, named as in the storage layer's list.
 
 SCREENS: dict[str, Screen] = {}
 
 
 def load() -> dict[str, Screen]:
     if not SCREENS:
-        for name in _MODULES:
+        for name in GAME_MODULES:
             module = importlib.import_module(f"{__name__}.{name}")
             SCREENS[module.SCREEN.game] = module.SCREEN
     return SCREENS
