@@ -9,8 +9,20 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 from flask import Flask
 from htmx_flask import Htmx
+
+
+def default_instance_folder() -> Path:
+    """Where tables live unless ``LEAFPILE_INSTANCE`` says otherwise.
+
+    The platform's user data directory (``~/.local/share/leafpile`` on Linux,
+    ``~/Library/Application Support/leafpile`` on macOS), never a folder inside
+    the install: deleting or rebuilding a virtual environment must not delete
+    anybody's tables.
+    """
+    return Path(platformdirs.user_data_dir("leafpile", appauthor=False))
 
 
 def _templates_folder() -> str:
@@ -52,13 +64,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Configuration comes from ``test_config`` (tests), else the environment:
     ``LEAFPILE_DATABASE_URL`` (any SQLAlchemy URL; default a SQLite file in
     the instance folder) and ``LEAFPILE_INSTANCE`` (the instance folder, where
-    the database and the generated session key live).
+    the database and the generated session key live; default
+    :func:`default_instance_folder`). docs/configuration.md lists every setting.
     """
-    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("LEAFPILE_INSTANCE")
+    instance = (
+        (test_config or {}).get("INSTANCE_PATH")
+        or os.environ.get("LEAFPILE_INSTANCE")
+        or default_instance_folder()
+    )
     app = Flask(
         __name__,
         template_folder=_templates_folder(),
-        instance_path=instance or None,
+        instance_path=str(Path(instance).expanduser().resolve()),
         instance_relative_config=True,
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
@@ -78,4 +95,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .web import init_web
 
     init_web(app)
+
+    @app.get("/healthz")
+    def healthz() -> tuple[str, int, dict[str, str]]:
+        """A health check for a proxy, a load balancer or a script: no database, no session."""
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
     return app

@@ -44,11 +44,7 @@ def make_app() -> Flask:
     if public:
         application.config["PUBLIC_URL"] = public
 
-    @application.get("/healthz")
-    def healthz() -> tuple[str, int, dict[str, str]]:
-        """A health check for a proxy or load balancer: no database, no session."""
-        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
-
+    # GET /healthz comes with every app (companion.app.create_app).
     # Connections opened while building the app (creating the tables) must not
     # be inherited by forked workers: each worker opens its own.
     application.extensions["leafpile_store"].engine.dispose()
