@@ -1,10 +1,17 @@
 """Tables: a game, its setup and an append-only event log, in SQL.
 
 A table's state is never stored: it is ``fold(apply, effective actions)``
-over the log, where undo and redo are events too. Writes carry the version
-the phone saw; a write against an older version is refused (the phone gets
-the fresh state instead), and a unique (table, seq) key means two writers can
-never both append the same version, on SQLite or PostgreSQL alike.
+over the log, where undo, redo and seat takeovers are events too. Writes
+carry the version the phone saw. A write made on an older version is checked
+against the table as it is now: it is accepted when it is still legal and
+nothing it depends on (the game's ``GameKind.depends_on``) changed since that
+version, so secret bids and reveals from several phones never refuse each
+other; otherwise it is refused as stale. A unique (table, seq) key means two
+writers can never both append the same version, on SQLite or PostgreSQL alike.
+
+Seats bind a player's name to one phone (a device id kept in its cookie);
+members are the browsers that created or opened a table, which is all the
+start page lists.
 """
 
 from __future__ import annotations
@@ -47,7 +54,12 @@ JOIN_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 JOIN_CODE_LENGTH = 5
 MAX_NAME_LENGTH = 24
 MAX_TITLE_LENGTH = 60
-STALE_MESSAGE = "someone else changed the table a moment ago: this is the table as it is now"
+STALE_MESSAGE = (
+    "your tap was not entered: someone changed the table at the same moment. "
+    "This is the table as it is now; check it and tap again if you still want to"
+)
+# How long a device id stays linked to a table with no visit (the start page list).
+MEMBER_ROLES = ("host", "guest")
 
 
 class Base(DeclarativeBase):
@@ -85,6 +97,32 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
 
 
+class SeatRow(Base):
+    """Which phone holds a player's seat at a table (at most one phone a seat)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="one_phone_per_seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4))
+    device: Mapped[str] = mapped_column(String(64), index=True)  # sha256 of the device id
+    claimed_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+class MemberRow(Base):
+    """A browser that created (host) or opened (guest) a table: its start page lists it."""
+
+    __tablename__ = "members"
+    __table_args__ = (UniqueConstraint("table_id", "device", name="one_member_row"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    device: Mapped[str] = mapped_column(String(64), index=True)
+    role: Mapped[str] = mapped_column(String(8))
+    seen_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
 class JoinCodeRow(Base):
     __tablename__ = "join_codes"
 
@@ -110,6 +148,10 @@ class StaleVersion(TableError):
 
 class NothingToUndo(TableError):
     pass
+
+
+class SeatTaken(TableError):
+    """The seat is held by another phone: taking it over must be asked for."""
 
 
 # --- read models ----------------------------------------------------------
@@ -158,20 +200,40 @@ class Snapshot:
     can_redo: bool
 
 
-def effective_actions(
-    events: Sequence[Event],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[int]]:
-    """Resolve undo/redo: (effective actions, redo stack, seqs of undone actions)."""
+@dataclass(frozen=True)
+class LogResolution:
+    """What a log adds up to: the actions that count, the redo stack, the
+    seqs of actions that do not count now, and how many of the counting
+    actions can no longer be undone (they came before a seat takeover)."""
+
+    actions: list[dict[str, Any]]
+    redo: list[dict[str, Any]]
+    undone: set[int]
+    floor: int
+
+
+def resolve_log(events: Sequence[Event]) -> LogResolution:
+    """Resolve undo, redo and seat takeovers over a table's log."""
     done: list[tuple[int, dict[str, Any]]] = []
     redo: list[tuple[int, dict[str, Any]]] = []
+    floor = 0
     for ev in events:
         if ev.kind == "action" and ev.payload is not None:
             done.append((ev.seq, ev.payload))
             redo.clear()
-        elif ev.kind == "undo" and done:
+        elif ev.kind == "undo" and len(done) > floor:
             redo.append(done.pop())
         elif ev.kind == "redo" and redo:
             done.append(redo.pop())
+        elif ev.kind == "seat":
+            # A seat moved to another phone, taking back what the seat had
+            # hidden. Nothing before it can be undone or redone: an undo
+            # would hand the seat's old secret to the new phone.
+            withdrawn = (ev.payload or {}).get("action")
+            if isinstance(withdrawn, dict):
+                done.append((ev.seq, withdrawn))
+            redo.clear()
+            floor = len(done)
     # Undone: every action that does not count now, whether it can still be
     # redone or a later action closed the redo stack. (Only the redo stack
     # used to count, so a fresh replay lost the mark that the writing
@@ -182,7 +244,15 @@ def effective_actions(
         for ev in events
         if ev.kind == "action" and ev.payload is not None and ev.seq not in counting
     }
-    return [a for _, a in done], [a for _, a in redo], undone
+    return LogResolution([a for _, a in done], [a for _, a in redo], undone, floor)
+
+
+def effective_actions(
+    events: Sequence[Event],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[int]]:
+    """Resolve undo/redo: (effective actions, redo stack, seqs of undone actions)."""
+    resolved = resolve_log(events)
+    return resolved.actions, resolved.redo, resolved.undone
 
 
 # --- the store ------------------------------------------------------------
@@ -341,6 +411,8 @@ class Store:
         with self._write() as session:
             row = self._row(session, token)
             session.query(JoinCodeRow).filter_by(table_id=row.id).delete()
+            session.query(SeatRow).filter_by(table_id=row.id).delete()
+            session.query(MemberRow).filter_by(table_id=row.id).delete()
             session.query(EventRow).filter_by(table_id=row.id).delete()
             session.delete(row)
 
@@ -372,13 +444,21 @@ class Store:
                 select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.seq)
             )
         ]
-        actions, redo, undone = effective_actions(events)
+        resolved = resolve_log(events)
         view = _view(row)
-        state = replay(view, actions)
+        state = replay(view, resolved.actions)
         events = [
-            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in undone) for e in events
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in resolved.undone)
+            for e in events
         ]
-        snap = Snapshot(view, state, tuple(actions), tuple(events), bool(actions), bool(redo))
+        snap = Snapshot(
+            view,
+            state,
+            tuple(resolved.actions),
+            tuple(events),
+            len(resolved.actions) > resolved.floor,
+            bool(resolved.redo),
+        )
         self._remember(snap)
         return snap
 
@@ -480,9 +560,11 @@ class Store:
                 )
                 if row is None:
                     raise NoSuchTable("there is no table at this address")
-                if row.version != expected_version:
-                    raise StaleVersion(STALE_MESSAGE)
                 before = self._cached(row.token, row.version) or self._rebuild(session, row)
+                if row.version != expected_version and not self._commutes(
+                    session, row, before, expected_version, kind, payload
+                ):
+                    raise StaleVersion(STALE_MESSAGE)
                 state = None
                 if kind == "action":
                     assert payload is not None
@@ -522,10 +604,162 @@ class Store:
                         can_redo=False,
                     )
                     self._remember(after)
+                results.record(session, before, after)  # a finished game's rows (issue 13)
         except (IntegrityError, OperationalError) as exc:
             # Another writer got this version first (or held the lock too long).
             raise StaleVersion(STALE_MESSAGE) from exc
         return after
+
+    def _commutes(
+        self,
+        session: Session,
+        row: TableRow,
+        now: Snapshot,
+        seen_version: int,
+        kind: str,
+        payload: dict[str, Any] | None,
+    ) -> bool:
+        """Whether an action made on an older version may still be entered now.
+
+        It may when the game says what the action depends on and that is the
+        same now as in the version the phone saw: the other writes since
+        then were independent of it (another player's secret bid, say).
+        Undo, redo and every action of a game that names no dependency
+        conflict with any change.
+        """
+        depends_on = load()[row.game].depends_on
+        if kind != "action" or payload is None or depends_on is None:
+            return False
+        if not 0 <= seen_version < row.version:
+            return False
+        then = self._state_at(session, row, seen_version)
+        try:
+            return bool(depends_on(then, payload) == depends_on(now.state, payload))
+        except Exception:  # a malformed action depends on everything; apply() says why
+            return False
+
+    def _state_at(self, session: Session, row: TableRow, version: int) -> Any:
+        """The game state as it was at ``version`` of the table's log."""
+        cached = self._cached(row.token, version)
+        if cached is not None:
+            return cached.state
+        events = [
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at)
+            for e in session.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == row.id, EventRow.seq <= version)
+                .order_by(EventRow.seq)
+            )
+        ]
+        return replay(_view(row), resolve_log(events).actions)
+
+    # seats and members
+
+    def seats(self, token: str) -> dict[str, str]:
+        """The seats held by a phone: player name -> device hash."""
+        with self._read() as session:
+            row = self._row(session, token)
+            return {
+                s.seat: s.device
+                for s in session.scalars(select(SeatRow).where(SeatRow.table_id == row.id))
+            }
+
+    def take_seat(
+        self,
+        token: str,
+        seat: str,
+        device: str,
+        *,
+        take_over: bool = False,
+        withdraw: Any = None,
+    ) -> bool:
+        """Bind ``seat`` to ``device`` (a phone holds one seat a table).
+
+        A seat held by another phone is refused with :class:`SeatTaken`
+        unless ``take_over``; a takeover is logged as a ``seat`` event (every
+        phone sees it and the history says so) carrying the game action that
+        takes back what the seat had hidden: ``withdraw(state, seat)`` returns
+        it, or None. Returns True when the log changed.
+        """
+        with self._write() as session:
+            row = session.scalar(select(TableRow).where(TableRow.token == token).with_for_update())
+            if row is None or not secrets.compare_digest(row.token, token):
+                raise NoSuchTable("there is no table at this address")
+            if seat not in (row.setup or {}).get("players", ()):
+                raise TableError(f"there is no player called {seat[:40]!r} at this table")
+            held = session.scalar(
+                select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.seat == seat)
+            )
+            if held is not None and held.device == device:
+                return False
+            session.query(SeatRow).filter_by(table_id=row.id, device=device).delete()
+            if held is None:
+                session.add(SeatRow(table_id=row.id, seat=seat, device=device))
+                return False
+            if not take_over:
+                raise SeatTaken(f"{seat}'s seat is held by another phone")
+            held.device = device
+            held.claimed_at = _now()
+            before = self._cached(row.token, row.version) or self._rebuild(session, row)
+            action = withdraw(before.state, seat) if withdraw is not None else None
+            row.version += 1
+            row.updated_at = _now()
+            session.add(
+                EventRow(
+                    table_id=row.id,
+                    seq=row.version,
+                    kind="seat",
+                    payload={"type": "SeatTakenOver", "seat": seat, "action": action},
+                    seat=seat,
+                    created_at=_now(),
+                )
+            )
+            session.flush()
+            self._rebuild(session, row)
+            return True
+
+    def leave_seat(self, token: str, device: str) -> None:
+        """This phone holds no seat at the table any more (a shared phone)."""
+        with self._write() as session:
+            row = self._row(session, token)
+            session.query(SeatRow).filter_by(table_id=row.id, device=device).delete()
+
+    def remember_member(self, token: str, device: str, role: str = "guest") -> None:
+        """Link a browser to a table it created or opened (idempotent)."""
+        assert role in MEMBER_ROLES
+        with self._write() as session:
+            row = self._row(session, token)
+            member = session.scalar(
+                select(MemberRow).where(MemberRow.table_id == row.id, MemberRow.device == device)
+            )
+            if member is None:
+                session.add(MemberRow(table_id=row.id, device=device, role=role))
+            else:
+                member.seen_at = _now()
+                if role == "host":
+                    member.role = "host"
+
+    def role_of(self, token: str, device: str) -> str | None:
+        """``"host"``, ``"guest"`` or None for a browser that never opened the table."""
+        with self._read() as session:
+            row = self._row(session, token)
+            return session.scalar(
+                select(MemberRow.role).where(
+                    MemberRow.table_id == row.id, MemberRow.device == device
+                )
+            )
+
+    def tables_of(self, device: str, limit: int = 50) -> list[TableView]:
+        """The tables this browser created or opened, most recently played first."""
+        query = (
+            select(TableRow)
+            .join(MemberRow, MemberRow.table_id == TableRow.id)
+            .where(MemberRow.device == device)
+            .order_by(TableRow.updated_at.desc(), TableRow.id.desc())
+            .limit(limit)
+        )
+        with self._read() as session:
+            return [_view(row) for row in session.scalars(query)]
 
     # import / export
 
@@ -725,3 +959,7 @@ def _view(row: TableRow) -> TableView:
 
 def _short_date() -> str:
     return datetime.now().strftime("%d %b %H:%M")
+
+
+# Last: results.py builds its tables on this module's Base.
+from . import results  # noqa: E402

@@ -1,0 +1,269 @@
+"""What finished tables leave behind: one result row per player, rematch links, name merges.
+
+Three new database tables (existing ones are never altered, so old databases
+keep working: ``create_all`` adds these on the next start):
+
+* ``results``: a finished table's final standing, one row per player,
+  written in the same transaction as the write that finished the game
+  (:func:`record`, called by ``Store._append``) and removed again when an
+  undo reopens the game. The records page and the North Wind achievements
+  read these rows instead of replaying every table's log.
+* ``rematches``: "Play again" links an old table to its new one, so phones
+  still polling the old table follow.
+* ``player_names``: a host's merge or rename of a typed name (by its key).
+
+Names are matched by :func:`name_key`: ignoring case and spaces.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from .store import MAX_NAME_LENGTH, Base, TableRow
+from .summaries import Summary, is_over, summarise
+
+if TYPE_CHECKING:
+    from .store import Snapshot
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def name_key(name: str) -> str:
+    """The key two typed names share when they mean the same person: no case, no spaces."""
+    return "".join(str(name).casefold().split())[: MAX_NAME_LENGTH * 4]
+
+
+class ResultRow(Base):
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    variant: Mapped[str] = mapped_column(String(32), default="")
+    player: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4))
+    player_key: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)  # how many played at the table
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    place: Mapped[int] = mapped_column(Integer)
+    outcome: Mapped[str] = mapped_column(String(8))  # won | shared | lost | played
+    margin: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    low_wins: Mapped[int] = mapped_column(Integer, default=0)
+    achievements: Mapped[str] = mapped_column(String(400), default="")  # comma-separated ids
+    finished_at: Mapped[datetime] = mapped_column(DateTime, default=_now, index=True)
+
+
+class RematchRow(Base):
+    __tablename__ = "rematches"
+
+    old_table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    new_table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+class PlayerNameRow(Base):
+    __tablename__ = "player_names"
+
+    key: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4), primary_key=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4))  # what the key goes by now
+    changed_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+# --- writing results -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    player: str
+    seat: int
+    score: int | None
+    place: int
+    outcome: str
+
+
+def player_results(players: tuple[str, ...], summary: Summary) -> list[PlayerResult]:
+    """One line per person who played (the North Wind is not a person)."""
+    if summary.game == "solitaire":
+        outcome = "won" if summary.winners else "lost"
+        return [PlayerResult(players[0], 0, None, 1, outcome)]
+    return [
+        PlayerResult(s.player, players.index(s.player), s.score, s.place, s.outcome)
+        for s in summary.standings
+        if s.player in players
+    ]
+
+
+def record(session: Session, before: Snapshot | None, after: Snapshot) -> None:
+    """Keep a table's result rows in step with its log, inside the write's transaction.
+
+    A write that leaves the game over (re)writes the rows (a later
+    achievement tick or score pad fix changes them); a write that reopens a
+    finished game (an undo) removes them. Other writes cost nothing here.
+    """
+    table = after.table
+    over_now = is_over(table.game, after.state)
+    was_over = before is not None and is_over(table.game, before.state)
+    if not over_now and not was_over:
+        return
+    session.execute(delete(ResultRow).where(ResultRow.table_id == table.id))
+    if not over_now:
+        return
+    try:
+        summary = summarise(
+            table.game, table.players, table.options, table.seed, after.actions, after.state
+        )
+    except Exception:  # a summary is a by-product: it must never refuse the write itself
+        logging.getLogger(__name__).exception("no summary for table %s", table.id)
+        return
+    if summary is None:
+        return
+    finished_at = _now()
+    for line in player_results(table.players, summary):
+        session.add(
+            ResultRow(
+                table_id=table.id,
+                game=table.game,
+                variant=summary.variant[:32],
+                player=line.player,
+                player_key=name_key(line.player),
+                seat=line.seat,
+                players=len(table.players),
+                score=line.score,
+                place=line.place,
+                outcome=line.outcome,
+                margin=summary.margin,
+                low_wins=int(summary.low_wins),
+                achievements=",".join(summary.achievements)[:400],
+                finished_at=finished_at,
+            )
+        )
+
+
+# --- reading results -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """A result row with its table's title and address, for the records pages."""
+
+    table_token: str
+    table_title: str
+    game: str
+    variant: str
+    player: str
+    key: str
+    score: int | None
+    place: int
+    players: int
+    outcome: str
+    low_wins: bool
+    achievements: tuple[str, ...]
+    finished_at: datetime
+
+
+def aliases(session: Session) -> dict[str, str]:
+    """Merged or renamed keys: key -> the name it goes by now."""
+    return {row.key: row.name for row in session.scalars(select(PlayerNameRow))}
+
+
+def resolve(name: str, names: dict[str, str]) -> tuple[str, str]:
+    """(key, shown name) for a typed name, following merges (a few hops at most)."""
+    key = name_key(name)
+    shown = name
+    for _ in range(8):
+        if key not in names:
+            break
+        shown = names[key]
+        new_key = name_key(shown)
+        if new_key == key:
+            break
+        key = new_key
+    return key, shown
+
+
+def result_lines(session: Session, *, game: str | None = None) -> list[ResultLine]:
+    """Every result row, oldest first, with merged names applied."""
+    names = aliases(session)
+    query = (
+        select(
+            TableRow.token,
+            TableRow.title,
+            ResultRow.game,
+            ResultRow.variant,
+            ResultRow.player,
+            ResultRow.score,
+            ResultRow.place,
+            ResultRow.players,
+            ResultRow.outcome,
+            ResultRow.low_wins,
+            ResultRow.achievements,
+            ResultRow.finished_at,
+        )
+        .join(TableRow, TableRow.id == ResultRow.table_id)
+        .order_by(ResultRow.finished_at, ResultRow.id)
+    )
+    if game is not None:
+        query = query.where(ResultRow.game == game)
+    lines = []
+    for row in session.execute(query):
+        key, shown = resolve(row.player, names)
+        lines.append(
+            ResultLine(
+                table_token=row.token,
+                table_title=row.title,
+                game=row.game,
+                variant=row.variant,
+                player=shown,
+                key=key,
+                score=row.score,
+                place=row.place,
+                players=row.players,
+                outcome=row.outcome,
+                low_wins=bool(row.low_wins),
+                achievements=tuple(a for a in row.achievements.split(",") if a),
+                finished_at=row.finished_at,
+            )
+        )
+    return lines
+
+
+def rename(session: Session, old: str, new: str) -> None:
+    """From now on the records show everyone typed as ``old`` under ``new`` (a merge
+    when ``new`` already has results). The typed names in the tables stay as typed."""
+    key = name_key(old)
+    row = session.get(PlayerNameRow, key)
+    if name_key(new) == key:
+        if row is not None:
+            row.name = new
+            row.changed_at = _now()
+        else:
+            session.add(PlayerNameRow(key=key, name=new))
+        return
+    if row is None:
+        session.add(PlayerNameRow(key=key, name=new))
+    else:
+        row.name = new
+        row.changed_at = _now()
+
+
+# --- rematches -----------------------------------------------------------------------
+
+
+def rematch_of(session: Session, table_id: int) -> Any:
+    """The table a rematch of ``table_id`` started, or None."""
+    link = session.get(RematchRow, table_id)
+    if link is None:
+        return None
+    return session.get(TableRow, link.new_table_id)
