@@ -32,8 +32,13 @@ class FixEntry:
     points: int
 
 
-Action = AddRound | FixEntry
-ACTIONS: dict[str, type] = {"AddRound": AddRound, "FixEntry": FixEntry}
+@dataclass(frozen=True)
+class Finish:
+    """The table says the game is over: the totals stand (undo reopens the pad)."""
+
+
+Action = AddRound | FixEntry | Finish
+ACTIONS: dict[str, type] = {"AddRound": AddRound, "FixEntry": FixEntry, "Finish": Finish}
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class ScorePad:
     players: tuple[str, ...]
     lowest_wins: bool
     rounds: tuple[tuple[int, ...], ...] = ()
+    finished: bool = False
 
     def totals(self) -> dict[str, int]:
         return {p: sum(r[i] for r in self.rounds) for i, p in enumerate(self.players)}
@@ -63,6 +69,12 @@ def new_game(players: tuple[str, ...], *, lowest_wins: bool = False) -> ScorePad
 
 def apply(pad: ScorePad, action: Action) -> ScorePad:
     """The pad after ``action``; raises IllegalAction for a bad entry."""
+    if pad.finished:
+        raise IllegalAction("the game is finished: undo the finish to change the pad")
+    if isinstance(action, Finish):
+        if not pad.rounds:
+            raise IllegalAction("enter at least one round before finishing the game")
+        return replace(pad, finished=True)
     if isinstance(action, AddRound):
         if len(action.scores) != len(pad.players):
             raise IllegalAction(

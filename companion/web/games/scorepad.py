@@ -38,6 +38,8 @@ def parse_action(
             raise FormError("Choose which round to fix.")
         points = parse_points(form.get("points", ""), player)
         return {"type": "FixEntry", "round": int(round_text), "player": player, "points": points}
+    if action == "finish":
+        return {"type": "Finish"}
     raise FormError("That button does nothing on a score pad. Reload the page.")
 
 
@@ -64,6 +66,8 @@ def describe(action: Mapping[str, Any]) -> str:
         return (
             f"Fixed round {action.get('round')}: {action.get('player')} now {action.get('points')}"
         )
+    if action.get("type") == "Finish":
+        return "Game finished"
     return str(action.get("type", "?"))
 
 
