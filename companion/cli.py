@@ -14,6 +14,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="leafpile",
         description="Leafpile: a table companion for autumn card and board games.",
     )
+    parser.add_argument("--version", action="version", version=f"leafpile {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     serve = commands.add_parser("serve", help="run the companion for the table (the default)")
@@ -58,6 +59,27 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.set_defaults(handler=run)
 
 
+def _version() -> str:
+    """The installed package's version (pyproject.toml's), or "unknown" from a bare checkout."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("leafpile")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 1 to 65535, or argparse's one-line error."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: use a number from 1 to 65535")
+    return port
+
+
 def _add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
@@ -65,7 +87,7 @@ def _add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="address to listen on (default 0.0.0.0: every phone on this network can join; "
         "use 127.0.0.1 to keep it to this computer)",
     )
-    parser.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
+    parser.add_argument("--port", type=_port, default=5000, help="port to listen on (default 5000)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

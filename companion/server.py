@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import os
@@ -10,9 +11,22 @@ import sys
 from typing import TextIO
 
 import qrcode
-from werkzeug.serving import make_server
+from flask import Flask
+from sqlalchemy.engine import make_url
+from werkzeug.serving import get_sockaddr, make_server, select_address_family
 
 from . import create_app
+
+# A QR code needs 4 light modules all round (ISO/IEC 18004) to be found by a camera.
+QUIET_ZONE = 4
+
+# Black on bright white, set explicitly: a terminal's own colours are light on
+# dark for some people and dark on light for others, and a QR code read in
+# reverse does not decode.
+_ON_WHITE = "\x1b[30;107m"
+_RESET = "\x1b[0m"
+_HALF_BLOCKS = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584"}
+_HALF_BLOCKS[(True, True)] = "\u2588"
 
 
 def lan_address() -> str | None:
@@ -54,37 +68,103 @@ def _is_ip(text: str) -> bool:
     return True
 
 
-def banner(public: str | None, urls: list[str], out: TextIO) -> None:
+def terminal_qr(data: str) -> str:
+    """``data`` as a QR code drawn in text: two rows of modules per line.
+
+    Every line sets black on white itself, so the code reads the same on a dark
+    and on a light terminal, with a quiet zone of QUIET_ZONE modules.
+    """
+    qr = qrcode.QRCode(border=QUIET_ZONE)
+    qr.add_data(data)
+    qr.make(fit=True)
+    rows = qr.get_matrix()
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    lines = []
+    for top, bottom in zip(rows[0::2], rows[1::2], strict=True):
+        cells = "".join(_HALF_BLOCKS[pair] for pair in zip(top, bottom, strict=True))
+        lines.append(f"{_ON_WHITE}{cells}{_RESET}")
+    return "\n".join(lines) + "\n"
+
+
+def where_tables_live(app: Flask) -> str:
+    """The database in words for the banner: a file path, or the URL without its password."""
+    url = make_url(app.config["DATABASE_URL"])
+    if url.get_backend_name() == "sqlite" and url.database:
+        return str(url.database)
+    return url.render_as_string(hide_password=True)
+
+
+def banner(public: str | None, urls: list[str], out: TextIO, tables: str | None = None) -> None:
     print("\nLeafpile is running.", file=out)
     if public:
         print(f"\n  Phones on this network: {public}", file=out)
         print("  Scan this with a phone camera:\n", file=out)
-        qr = qrcode.QRCode(border=1)
-        qr.add_data(public)
-        qr.make(fit=True)
-        qr.print_ascii(out=out, invert=True)
+        out.write(terminal_qr(public))
     else:
         print(
             "\n  Only this computer can reach it (no network address found, or --host is local).",
             file=out,
         )
     print("\n  Reachable at: " + ", ".join(urls), file=out)
+    if tables:
+        print(f"  Tables are kept in {tables}", file=out)
     print("  Stop with Ctrl+C. Tables are kept between runs.\n", file=out)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (raises OSError: busy port, bad address, no permission)."""
+    family = select_address_family(host, port)
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(get_sockaddr(host, port, family))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def free_port_near(host: str, port: int, tries: int = 50) -> int | None:
+    """The first port after ``port`` that nothing listens on, or None."""
+    for candidate in range(port + 1, min(port + 1 + tries, 65536)):
+        try:
+            listen(host, candidate).close()
+        except OSError:
+            continue
+        return candidate
+    return None
+
+
+def cannot_listen(host: str, port: int, error: OSError) -> str:
+    """One line that says why the server could not start and what to try."""
+    if error.errno == errno.EADDRINUSE:
+        free = free_port_near(host, port)
+        hint = f"try: leafpile --port {free}" if free else "try another port with --port"
+        macos = " (on a Mac, AirPlay Receiver uses 5000)" if sys.platform == "darwin" else ""
+        return f"leafpile: port {port} is already in use{macos}; {hint}"
+    if error.errno == errno.EACCES:
+        return f"leafpile: not allowed to listen on port {port}; try: leafpile --port 5000"
+    reason = error.strerror or str(error)
+    return f"leafpile: cannot listen on {host}:{port} ({reason}); check --host"
+
+
 def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
+    try:
+        listener = listen(host, port)
+    except (OSError, ValueError) as exc:
+        error = exc if isinstance(exc, OSError) else OSError(errno.EINVAL, str(exc))
+        print(cannot_listen(host, port, error), file=sys.stderr)
+        return 1
     public, urls = reachable_urls(host, port)
     app = create_app()
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per poll
-    try:
-        server = make_server(host, port, app, threaded=True)
-    except OSError as exc:
-        print(f"leafpile: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
-        print("Try another port: leafpile --port 5001", file=sys.stderr)
-        return 1
-    banner(app.config["PUBLIC_URL"], urls, sys.stdout)
+    with listener:
+        server = make_server(host, port, app, threaded=True, fd=listener.fileno())
+    banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
     try:
         server.serve_forever()
