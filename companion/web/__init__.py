@@ -1,18 +1,32 @@
-"""Flask wiring: the store, CSRF, security headers, errors and blueprints."""
+"""Flask wiring: the store, CSRF, security headers, compression, static files,
+rate limits, errors and blueprints.
+
+The plumbing is well-kept libraries: Flask-WTF's CSRFProtect, Flask-Limiter
+(see :mod:`.ratelimit`) and Flask-Compress. The security headers are five
+fixed lines below rather than flask-talisman: its other features (HTTPS
+redirects, HSTS) belong to the TLS proxy in front (``deploy/``), and the CSP
+here never varies by page.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
-import secrets
+import os
+import re
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, g, render_template, request, session
-from werkzeug.exceptions import HTTPException
+from flask import Flask, current_app, g, render_template, request, send_from_directory, session
+from flask_compress import Compress
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from werkzeug.exceptions import Forbidden, HTTPException
 
 from companion.tables import games
 from companion.tables.store import Store
 
 from . import games as screens
+from .ratelimit import limiter
 
 # One module a blueprint; each defines ``bp``. Add a line to register one.
 BLUEPRINTS = (
@@ -25,6 +39,7 @@ BLUEPRINTS = (
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
+_SIGNED_CSRF = "csrf_signed"  # the session's signed token, so every page shows the same one
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -40,6 +55,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
     )
 )
 
+# A year: a static file's URL names its content, so a changed file is a new URL.
+STATIC_MAX_AGE = 365 * 24 * 3600
+
+csrf = CSRFProtect()
+compress = Compress()
+
 
 def store() -> Store:
     """The app's store (one per app, shared across threads)."""
@@ -53,22 +74,24 @@ def sentence(message: str) -> str:
 
 
 def csrf_token() -> str:
-    token = session.get(CSRF_FIELD)
-    if not token:
-        token = secrets.token_urlsafe(32)
-        session[CSRF_FIELD] = token
+    """This session's CSRF token, the same on every page of the session.
+
+    Flask-WTF signs its token afresh (with a timestamp) on each request; one
+    signed token kept in the session lets boards rendered once and shared by
+    many phones carry each phone's own token unchanged. Tokens never expire
+    (``WTF_CSRF_TIME_LIMIT`` is off): a table stays open on a phone all evening.
+    """
+    signed = session.get(_SIGNED_CSRF)
+    if not signed or not session.get(CSRF_FIELD):
+        signed = generate_csrf()  # also creates the session's secret half
+        session[_SIGNED_CSRF] = signed
         session.permanent = True
-    return str(token)
+    return str(signed)
 
 
-def _check_csrf() -> None:
-    if request.method != "POST":
-        return
-    sent = request.form.get(CSRF_FIELD) or request.headers.get(CSRF_HEADER) or ""
-    expected = session.get(CSRF_FIELD) or ""
-    if not expected or not secrets.compare_digest(str(sent), str(expected)):
-        g.csrf_failed = True
-        abort(403)
+def _csrf_refused(error: CSRFError) -> Any:
+    g.csrf_failed = True
+    return _error_page(Forbidden())
 
 
 def _security_headers(response: Any) -> Any:
@@ -92,10 +115,16 @@ def _error_page(error: HTTPException) -> Any:
         message = "That address does not take this kind of request."
     elif status == 413:
         message = "That was far more data than any form here sends."
+    elif status == 429:
+        message = "Too many requests from this phone just now. Wait a minute, then try again."
     else:
         message = error.description or "Something went wrong."
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
-    return render_template(template, status=status, message=message), status
+    headers = {}
+    retry_after = getattr(error, "retry_after", None)
+    if status == 503 and retry_after:
+        headers["Retry-After"] = str(retry_after)
+    return render_template(template, status=status, message=message), status, headers
 
 
 def _server_error(error: Exception) -> Any:
@@ -104,7 +133,62 @@ def _server_error(error: Exception) -> Any:
     return render_template("error.html", status=500, message=message), 500
 
 
+def _content_hash(name: str) -> str | None:
+    """The first 12 hex digits of a static file's SHA-256 (None if no such file)."""
+    folder = Path(current_app.static_folder or "")
+    try:
+        info = (folder / name).stat()
+    except (OSError, ValueError):
+        return None
+    key = (name, info.st_mtime_ns, info.st_size)
+    found = _HASHES.get(key)
+    if found is None:
+        found = hashlib.sha256((folder / name).read_bytes()).hexdigest()[:12]
+        _HASHES[key] = found
+    return found
+
+
+_HASHES: dict[tuple[str, int, int], str] = {}
+_HASHED_NAME = re.compile(r"(?P<stem>.+)\.(?P<hash>[0-9a-f]{12})(?P<ext>\.[A-Za-z0-9]+)")
+
+
+def _hashed_static_urls(endpoint: str, values: dict[str, Any]) -> None:
+    """``url_for('static', filename='app.css')`` names the content: ``app.<hash>.css``."""
+    if endpoint != "static" or "filename" not in values:
+        return
+    name = values["filename"]
+    digest = _content_hash(name)
+    if digest:
+        stem, dot, ext = name.rpartition(".")
+        values["filename"] = f"{stem}.{digest}.{ext}" if dot else f"{name}.{digest}"
+
+
+def _static_file(filename: str) -> Any:
+    """A content-named file is cached for a year; a plain name is revalidated each time."""
+    folder = current_app.static_folder or ""
+    named = _HASHED_NAME.fullmatch(filename)
+    if named:
+        real = named["stem"] + named["ext"]
+        if _content_hash(real) == named["hash"]:
+            response = send_from_directory(folder, real, max_age=STATIC_MAX_AGE)
+            response.cache_control.public = True
+            response.cache_control.immutable = True
+            return response
+    return send_from_directory(folder, filename, max_age=0)
+
+
+def _private_instance_folder(app: Flask) -> None:
+    """The instance folder holds the session key and the database: owner only."""
+    folder = Path(app.instance_path)
+    try:
+        if folder.stat().st_uid == os.getuid():
+            folder.chmod(0o700)
+    except OSError:
+        pass  # a folder the admin made read-only for us: their choice
+
+
 def init_web(app: Flask) -> None:
+    _private_instance_folder(app)
     app.extensions["leafpile_store"] = Store(app.config["DATABASE_URL"])
     # Flask's defaults hold these keys already (as None), so setdefault would
     # never apply them: fill in only what no configuration chose.
@@ -118,14 +202,47 @@ def init_web(app: Flask) -> None:
     # Phones poll every 2 s: re-signing and re-sending the session cookie on
     # each poll costs time and bytes for nothing (it is sent when it changes).
     app.config["SESSION_REFRESH_EACH_REQUEST"] = False
+    for key, value in (
+        # The per-client limits (see ratelimit.py) are on, except in the test
+        # suite's app, whose tests make dozens of tables from one address.
+        ("LEAFPILE_RATE_LIMITS", not app.testing),
+        ("WTF_CSRF_FIELD_NAME", CSRF_FIELD),
+        ("WTF_CSRF_HEADERS", [CSRF_HEADER, "X-CSRFToken"]),
+        ("WTF_CSRF_TIME_LIMIT", None),
+        # Flask-WTF also wants a same-site Referer on HTTPS, but our pages send
+        # none (Referrer-Policy: no-referrer keeps table tokens out of other
+        # sites' logs); the token and the SameSite cookie are the protection.
+        ("WTF_CSRF_SSL_STRICT", False),
+        ("COMPRESS_ALGORITHM", ["br", "gzip"]),
+        ("COMPRESS_ALGORITHM_STREAMING", ["br", "deflate"]),
+        ("COMPRESS_MIMETYPES", _COMPRESSED_TYPES),
+    ):
+        app.config.setdefault(key, value)
     games.load()
     screens.load()
+    csrf.init_app(app)
+    compress.init_app(app)
+    limiter.init_app(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
-    app.before_request(_check_csrf)
+    app.view_functions["static"] = _static_file
+    app.url_defaults(_hashed_static_urls)
     app.after_request(_security_headers)
+    app.register_error_handler(CSRFError, _csrf_refused)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(Exception, _server_error)
     for name in BLUEPRINTS:
         module = importlib.import_module(f"{__name__}.{name}")
         app.register_blueprint(module.bp)
+
+
+_COMPRESSED_TYPES = [
+    "text/html",
+    "text/css",
+    "text/plain",
+    "text/csv",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "image/svg+xml",
+]

@@ -13,7 +13,7 @@ from companion.tables.store import NoSuchTable, TableError
 from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
-from .ratelimit import record_failure, too_many_attempts
+from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
 
 bp = Blueprint("home", __name__)
 
@@ -59,6 +59,7 @@ def _summary(table: Any) -> str:
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
+@new_table_limit
 def new_table(game: str) -> Any:
     kind = load_games().get(game)
     screen = load_screens().get(game)
@@ -108,6 +109,7 @@ def join_short(code: str) -> Any:
 
 
 @bp.post("/import")
+@import_limit
 def import_table() -> Any:
     upload = request.files.get("file")
     error = None

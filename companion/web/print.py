@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 from printables import PARTS, Options, build, filename
 from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
+
+from .costly import pdf_response
+from .ratelimit import pdf_limit
 
 bp = Blueprint("print", __name__, url_prefix="/print")
 
@@ -82,6 +85,7 @@ def index() -> Any:
 
 
 @bp.get("/<part>.pdf")
+@pdf_limit
 def download(part: str) -> Any:
     if part not in PARTS:
         abort(404)
@@ -90,8 +94,5 @@ def download(part: str) -> Any:
     except ValueError as error:
         message = str(error)
         return _page(request.args, message[:1].upper() + message[1:], 422)
-    pdf = build(part, options)
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename(part, options)}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    # Built once per set of options (ETag), in one of the server's job slots.
+    return pdf_response(part, options, build, filename(part, options))

@@ -1,47 +1,197 @@
-"""A small limit on wrong join codes, so codes cannot be guessed by brute force.
+"""Per-client rate limits: Flask-Limiter, counting in the app's own database.
 
-Counts live in this process: with several workers each keeps its own count,
-which still caps guessing at (workers x limit) tries a window per address.
+Every gunicorn worker (and every machine on one PostgreSQL) must see the same
+counts, or a client could multiply its allowance by the number of workers.
+Flask-Limiter's shared stores are Redis, Memcached or MongoDB: one more
+server to run and secure for a few writes a minute. The app already has a
+database that every worker shares, so the counts live there, in the
+``rate_limits`` table (one atomic upsert a limited request). Only costly or
+guessable routes are limited, so polls never touch it.
+
+The numbers (per client address; behind a proxy, set ``LEAFPILE_PROXY_HOPS``
+so the address is the phone's, not the proxy's):
 """
 
 from __future__ import annotations
 
+import random
 import time
-from collections import defaultdict, deque
-from threading import Lock
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-WINDOW_SECONDS = 60.0
+from flask import current_app, has_app_context, request
+from flask_limiter import Limiter
+from limits import RateLimitItemPerMinute
+from limits.storage import Storage
+from limits.strategies import FixedWindowRateLimiter
+from sqlalchemy import Float, String, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from companion.tables.store import Base
+
+# --- the numbers ------------------------------------------------------------------
+
+#: New tables (the start page's forms and new solitaire deals). A host starts a
+#: few an evening; a script making thousands would bury the real ones.
+TABLE_LIMIT = "10 per minute; 60 per hour"
+#: Imports replay a whole log: costly, and each makes a table.
+IMPORT_LIMIT = "5 per minute; 30 per hour"
+#: Hints and "winnable?" run the solver for up to a few seconds each.
+SOLVER_LIMIT = "12 per minute"
+#: PDF downloads (a cached kit is cheap, but a new set of options is seconds of CPU).
+PDF_LIMIT = "20 per minute"
+#: Wrong join codes, so codes cannot be guessed by brute force. Only misses count.
 MAX_FAILURES = 10
+WINDOW_SECONDS = 60
 
-_failures: defaultdict[str, deque[float]] = defaultdict(deque)
-_lock = Lock()
+__doc__ = (__doc__ or "") + (
+    f"\n* new tables: {TABLE_LIMIT}\n* imports: {IMPORT_LIMIT}\n"
+    f"* solver (hint, winnable?): {SOLVER_LIMIT}\n* PDF downloads: {PDF_LIMIT}\n"
+    f"* wrong join codes: {MAX_FAILURES} per {WINDOW_SECONDS} s\n"
+)
+
+clock: Callable[[], float] = time.time  # tests move time forward through this
 
 
-def _prune(entries: deque[float], now: float) -> None:
-    while entries and entries[0] < now - WINDOW_SECONDS:
-        entries.popleft()
+class RateLimitRow(Base):
+    """One counter: a client's hits on one limit in the current window."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    count: Mapped[int] = mapped_column(default=0)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+# SQLite (3.35+) and PostgreSQL both take this upsert: one statement, atomic,
+# so two workers counting the same client at once both count.
+_INCREMENT = text(
+    "INSERT INTO rate_limits (key, count, expires_at) VALUES (:key, :amount, :until) "
+    "ON CONFLICT (key) DO UPDATE SET "
+    "count = CASE WHEN rate_limits.expires_at <= :now THEN :amount "
+    "ELSE rate_limits.count + :amount END, "
+    "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until "
+    "ELSE rate_limits.expires_at END "
+    "RETURNING count"
+)
+
+
+def _engine() -> Engine:
+    return current_app.extensions["leafpile_store"].engine  # type: ignore[no-any-return]
+
+
+class DatabaseStorage(Storage):
+    """A ``limits`` storage in the current app's database (fixed windows).
+
+    It looks the engine up per call, so one Limiter serves every app a process
+    builds (the tests build many), each counting in its own database.
+    """
+
+    STORAGE_SCHEME = ["leafpile-db"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions)
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return SQLAlchemyError
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = clock()
+        with _engine().begin() as conn:
+            count = conn.execute(
+                _INCREMENT, {"key": key, "amount": amount, "until": now + expiry, "now": now}
+            ).scalar_one()
+            if random.random() < 0.02:  # now and then, forget windows long gone
+                conn.execute(text("DELETE FROM rate_limits WHERE expires_at < :now"), {"now": now})
+        return int(count)
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        with _engine().connect() as conn:
+            found = conn.execute(
+                text("SELECT count, expires_at FROM rate_limits WHERE key = :key"), {"key": key}
+            ).first()
+        if found is None or found[1] <= clock():
+            return None
+        return int(found[0]), float(found[1])
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row[0] if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row[1] if row else clock()
+
+    def check(self) -> bool:
+        if not has_app_context():
+            return True
+        with _engine().connect() as conn:
+            conn.execute(text("SELECT 1"))
+        return True
+
+    def reset(self) -> int | None:
+        with _engine().begin() as conn:
+            return conn.execute(text("DELETE FROM rate_limits")).rowcount
+
+    def clear(self, key: str) -> None:
+        with _engine().begin() as conn:
+            conn.execute(text("DELETE FROM rate_limits WHERE key = :key"), {"key": key})
+
+
+def client_address() -> str:
+    """Whom a limit counts: the client's address (the phone's, once ProxyFix ran)."""
+    return request.remote_addr or "unknown"
+
+
+def _limits_off() -> bool:
+    # The route limits are on unless a configuration turns them off: the test
+    # suite's app does (tests that make dozens of tables from one address are
+    # not spam); tests of the limits themselves turn them on.
+    return not current_app.config.get("LEAFPILE_RATE_LIMITS", True)
+
+
+limiter = Limiter(
+    client_address,
+    storage_uri="leafpile-db://",
+    strategy="fixed-window",
+    headers_enabled=True,  # Retry-After on every 429
+    key_prefix="leafpile",
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _route_limit(limit: str, name: str, methods: list[str] | None = None) -> Callable[[F], F]:
+    # Shared by scope: the two "new table" routes (or the two solver routes)
+    # draw on one allowance.
+    return limiter.shared_limit(  # type: ignore[return-value]
+        limit, scope=name, methods=methods, exempt_when=_limits_off, key_func=client_address
+    )
+
+
+new_table_limit = _route_limit(TABLE_LIMIT, "new-table", methods=["POST"])
+import_limit = _route_limit(IMPORT_LIMIT, "import")
+solver_limit = _route_limit(SOLVER_LIMIT, "solver")
+pdf_limit = _route_limit(PDF_LIMIT, "pdf")
+
+
+# --- wrong join codes -------------------------------------------------------------
+
+_JOIN_WINDOW = RateLimitItemPerMinute(MAX_FAILURES, WINDOW_SECONDS // 60)
+_join_counter = FixedWindowRateLimiter(DatabaseStorage())
 
 
 def too_many_attempts(address: str) -> bool:
     """True when ``address`` has had MAX_FAILURES wrong codes in the window."""
-    now = time.monotonic()
-    with _lock:
-        entries = _failures[address]
-        _prune(entries, now)
-        return len(entries) >= MAX_FAILURES
+    return not _join_counter.test(_JOIN_WINDOW, "join-code", address)
 
 
 def record_failure(address: str) -> None:
-    now = time.monotonic()
-    with _lock:
-        entries = _failures[address]
-        _prune(entries, now)
-        entries.append(now)
-        if len(_failures) > 10_000:  # bound memory under a flood of addresses
-            for key in [k for k, v in _failures.items() if not v][:5000]:
-                del _failures[key]
+    _join_counter.hit(_JOIN_WINDOW, "join-code", address)
 
 
 def reset() -> None:
-    with _lock:
-        _failures.clear()
+    """Nothing to do: the counts live in each app's database, which a test starts empty."""

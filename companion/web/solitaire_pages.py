@@ -19,8 +19,10 @@ from companion.tables.store import NoSuchTable, Snapshot, TableError
 
 from . import sentence, store
 from . import table as table_views
+from .costly import one_job
 from .games import FormError
 from .games import load as load_screens
+from .ratelimit import new_table_limit, solver_limit
 
 bp = Blueprint("solitaire", __name__)
 
@@ -91,6 +93,8 @@ def _hint_answer(state: solitaire.State, tip: solitaire_solver.Hint) -> Answer:
 
 
 @bp.get("/t/<token>/solitaire/hint")
+@solver_limit
+@one_job
 def hint(token: str) -> Any:
     snap = _solitaire_snapshot(token)
     state: solitaire.State = snap.state
@@ -101,6 +105,8 @@ def hint(token: str) -> Any:
 
 
 @bp.get("/t/<token>/solitaire/check")
+@solver_limit
+@one_job
 def check(token: str) -> Any:
     snap = _solitaire_snapshot(token)
     state: solitaire.State = snap.state
@@ -176,6 +182,7 @@ def index(error: str | None = None, form: Any = None, status: int = 200) -> Any:
 
 
 @bp.post("/solitaire/new")
+@new_table_limit
 def new() -> Any:
     form = request.form
     name = " ".join(form.get("name", "").split())[:24] or "Solo"
