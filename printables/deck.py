@@ -24,18 +24,24 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.rules import cards
 
 from .sheet import (
+    BACK_BLEED_MM,
     BAND_MM,
     BLEED_MM,
     INK,
     NOTE_SPAN_MM,
     RULER_SPAN_MM,
     SAFE_EDGE_MM,
+    SANS,
+    SANS_BOLD,
     SOFT,
     Options,
     draw_note,
     draw_ruler,
+    fitted_font_size,
+    furniture,
     mm,
     saved,
+    text_width,
 )
 
 COLUMNS = ROWS = 3
@@ -73,12 +79,26 @@ Segment = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
-class SheetLayout:
-    """Where the cards, crop marks, ruler and note go on a sheet.
+class Band:
+    """A strip of page furniture: its bounding box in points and which way it reads."""
 
-    ``slots`` are the cut rectangles of the cards in reading order (top row
-    left to right, then the next row); ``bleed`` is how far each card's art
-    extends past its cut line (0 for the edge-to-edge layout).
+    box: Rect
+    vertical: bool
+
+    @property
+    def at(self) -> tuple[float, float]:
+        return self.box.x, self.box.y
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Where the cards, crop marks, ruler, note and label go on a sheet.
+
+    ``slots`` are the cut rectangles of the cards on the page in reading
+    order (top row left to right, then the next row); when ``turned`` the
+    cards lie on their side (the slot is as wide as a card is tall).
+    ``bleed`` is how far each card's art extends past its cut line (0 for the
+    edge-to-edge layout).
     """
 
     page_w: float
@@ -87,22 +107,32 @@ class SheetLayout:
     rows: int
     card_w: float
     card_h: float
+    turned: bool
     bleed: float
     slots: tuple[Rect, ...]
     crop_marks: tuple[Segment, ...]
-    ruler_at: tuple[float, float]
-    note_at: tuple[float, float]
-    vertical_ruler: bool
+    ruler: Band
+    note: Band
+    label: Band
 
     @property
     def per_sheet(self) -> int:
         return self.columns * self.rows
 
+    @property
+    def block(self) -> Rect:
+        """The cut card block (cut lines only, no bleed)."""
+        x0 = min(slot.x for slot in self.slots)
+        y0 = min(slot.y for slot in self.slots)
+        x1 = max(slot.right for slot in self.slots)
+        y1 = max(slot.top for slot in self.slots)
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
     def back_slot(self, index: int, offset_mm: tuple[float, float]) -> Rect:
         """Where the back of the card in slot ``index`` goes on the back page.
 
         Mirrored about the page's vertical centre line for long-edge duplex,
-        then moved by the offset (mm).
+        then moved by the correction (mm).
         """
         face = self.slots[index]
         return Rect(self.page_w - face.right, face.y, face.w, face.h).moved(
@@ -114,7 +144,7 @@ def _fit(count_max: int, paper: float, pitch: float, need: float) -> int:
     for count in range(count_max, 0, -1):
         if count * pitch + 2 * need <= paper + 1e-6:
             return count
-    raise ValueError("a card does not fit on this paper")
+    return 0
 
 
 def _cut_lines(start: float, count: int, size: float, pitch: float, bleed: float) -> list[float]:
@@ -133,34 +163,62 @@ def _gaps(lines: Sequence[float], low: float, high: float) -> list[tuple[float, 
     return [(a, b) for a, b in zip(points, points[1:], strict=False) if b > a]
 
 
-def sheet_layout(options: Options) -> SheetLayout:
-    """Compute the card sheet for the chosen paper, card size and bleed.
+BAND_CLEARANCE_MM = 0.2
+"""Bare paper between a band of furniture and the cards' art."""
+END_CLEARANCE_MM = 1.5
+"""Bare paper between a band's ends and the crop marks either side."""
+LABEL_SIZE = 5.0
+LABEL_BAND_MM = LABEL_SIZE * (0.73 + 0.22) / mm(1) + 0.1
+"""Height of the sheet label (the font's ascent plus descent)."""
 
-    The edge-to-edge layout is always 3 x 3. The bleed layout fits as many
-    columns and rows (up to 3) as leave room for crop marks outside the
-    bleed and 5 mm of bare paper at the edge.
+
+def _choose_grid(options: Options) -> tuple[int, int, bool]:
+    """(columns, rows, turned) for the chosen options.
+
+    Edge to edge: always 3 x 3 upright. With bleed: upright or on their side,
+    whichever fits more cards with room for crop marks outside the bleed and
+    5 mm of bare paper at the edge (8 poker cards on their side on A4). The
+    page itself stays portrait, so one duplex setting (long edge) suits every
+    page of the kit.
     """
+    if not options.bleed:
+        return COLUMNS, ROWS, False
     page_w, page_h = options.page_size
     card_w, card_h = (mm(v) for v in options.card_mm)
+    bleed = mm(BLEED_MM)
+    need = mm(SAFE_EDGE_MM + MARK_GAP_MM + MARK_LENGTH_MM)
+    best = (0, 0, False)
+    for turned in (False, True):
+        slot_w, slot_h = (card_h, card_w) if turned else (card_w, card_h)
+        columns = _fit(4, page_w, slot_w + 2 * bleed, need)
+        rows = _fit(4, page_h, slot_h + 2 * bleed, need)
+        if columns * rows > best[0] * best[1]:
+            best = (columns, rows, turned)
+    if not best[0] * best[1]:
+        raise ValueError("a card does not fit on this paper")
+    return best
+
+
+def sheet_layout(options: Options) -> SheetLayout:
+    """Compute the card sheet for the chosen paper, card size and bleed."""
+    page_w, page_h = options.page_size
+    card_w, card_h = (mm(v) for v in options.card_mm)
+    columns, rows, turned = _choose_grid(options)
+    slot_w, slot_h = (card_h, card_w) if turned else (card_w, card_h)
     bleed = mm(BLEED_MM) if options.bleed else 0.0
-    pitch_x, pitch_y = card_w + 2 * bleed, card_h + 2 * bleed
-    if options.bleed:
-        need = mm(SAFE_EDGE_MM + MARK_GAP_MM + MARK_LENGTH_MM)
-        columns = _fit(COLUMNS, page_w, pitch_x, need)
-        rows = _fit(ROWS, page_h, pitch_y, need)
-    else:
-        columns, rows = COLUMNS, ROWS
+    pitch_x, pitch_y = slot_w + 2 * bleed, slot_h + 2 * bleed
     block_w, block_h = columns * pitch_x, rows * pitch_y
     left = (page_w - block_w) / 2
     bottom = (page_h - block_h) / 2
     top = bottom + block_h
+    right = left + block_w
     slots = tuple(
-        Rect(left + bleed + col * pitch_x, top - (row + 1) * pitch_y + bleed, card_w, card_h)
+        Rect(left + bleed + col * pitch_x, top - (row + 1) * pitch_y + bleed, slot_w, slot_h)
         for row in range(rows)
         for col in range(columns)
     )
-    xs = _cut_lines(left, columns, card_w, pitch_x, bleed)
-    ys = _cut_lines(bottom, rows, card_h, pitch_y, bleed)
+    xs = _cut_lines(left, columns, slot_w, pitch_x, bleed)
+    ys = _cut_lines(bottom, rows, slot_h, pitch_y, bleed)
     marks: list[Segment] = []
     safe = mm(SAFE_EDGE_MM)
     margin_y, margin_x = bottom, left
@@ -173,35 +231,40 @@ def sheet_layout(options: Options) -> SheetLayout:
         marks.append((x, top + gap_y, x, top + gap_y + len_y))
     for y in ys:
         marks.append((left - gap_x, y, left - gap_x - len_x, y))
-        right = left + block_w
         marks.append((right + gap_x, y, right + gap_x + len_x, y))
-    # The ruler and the note go in the wider of the bottom and left margins,
-    # each in a stretch between two crop marks.
-    band = mm(BAND_MM)
-    vertical = margin_y - safe < band + mm(0.5)
-    if vertical:
-        if margin_x - safe < band + mm(0.5):
-            raise ValueError("no margin is wide enough for the calibration ruler")
-        gaps = _gaps(ys, bottom, top)
-    else:
-        gaps = _gaps(xs, left, left + block_w)
-    gaps = [gap for gap in gaps if gap[1] - gap[0] >= mm(RULER_SPAN_MM + 2)]
-    if not gaps:
-        raise ValueError("no stretch of margin is long enough for the calibration ruler")
-    ruler_gap = gaps[0]
-    note_gap = gaps[1] if len(gaps) > 1 else gaps[0]
-    if note_gap is ruler_gap and ruler_gap[1] - ruler_gap[0] < mm(RULER_SPAN_MM + NOTE_SPAN_MM + 4):
-        raise ValueError("no stretch of margin is long enough for the note")
-    ruler_start = ruler_gap[0] + mm(1.5)
-    note_start = (
-        note_gap[0] + mm(1.5) if note_gap is not ruler_gap else ruler_start + mm(RULER_SPAN_MM + 3)
-    )
-    if vertical:
-        ruler_at = (safe + band, ruler_start)
-        note_at = (safe + band, note_start)
-    else:
-        ruler_at = (ruler_start, safe)
-        note_at = (note_start, safe)
+    # Furniture goes in the margins, each piece in a stretch between two
+    # crop marks, never closer than BAND_CLEARANCE_MM to the cards' art.
+    clearance = mm(BAND_CLEARANCE_MM)
+    sides = {
+        "bottom": (bottom - safe - clearance, _gaps(xs, left, right)),
+        "left": (left - safe - clearance, _gaps(ys, bottom, top)),
+        "top": (page_h - top - safe - clearance, _gaps(xs, left, right)),
+        "right": (page_w - right - safe - clearance, _gaps(ys, bottom, top)),
+    }
+    free = {side: [list(gap) for gap in gaps] for side, (_, gaps) in sides.items()}
+
+    def place(length: float, thickness: float, what: str) -> Band:
+        ends = mm(END_CLEARANCE_MM)
+        for side, (depth, _) in sides.items():
+            if depth < thickness:
+                continue
+            for gap in free[side]:
+                if gap[1] - gap[0] < length + 2 * ends:
+                    continue
+                start = gap[0] + ends
+                gap[0] = start + length + ends
+                if side == "bottom":
+                    return Band(Rect(start, safe, length, thickness), False)
+                if side == "top":
+                    return Band(Rect(start, page_h - safe - thickness, length, thickness), False)
+                if side == "left":
+                    return Band(Rect(safe, start, thickness, length), True)
+                return Band(Rect(page_w - safe - thickness, start, thickness, length), True)
+        raise ValueError(f"no stretch of margin is long enough for the {what}")
+
+    ruler = place(mm(RULER_SPAN_MM), mm(BAND_MM), "calibration ruler")
+    note = place(mm(NOTE_SPAN_MM), mm(BAND_MM), "print at 100% note")
+    label = place(mm(LABEL_SPAN_MM), mm(LABEL_BAND_MM), "sheet label")
     return SheetLayout(
         page_w=page_w,
         page_h=page_h,
@@ -209,14 +272,18 @@ def sheet_layout(options: Options) -> SheetLayout:
         rows=rows,
         card_w=card_w,
         card_h=card_h,
+        turned=turned,
         bleed=bleed,
         slots=slots,
         crop_marks=tuple(marks),
-        ruler_at=ruler_at,
-        note_at=note_at,
-        vertical_ruler=vertical,
+        ruler=ruler,
+        note=note,
+        label=label,
     )
 
+
+LABEL_SPAN_MM = 58.0
+"""Room for a sheet label ("Standard deck · faces 7 of 7: its back is next")."""
 
 CardDrawer = Callable[[Canvas, Rect, float], None]
 """Draws one card side: (canvas, cut rectangle, bleed in points)."""
@@ -227,45 +294,65 @@ def sheet_count(cards_total: int, layout: SheetLayout) -> int:
     return math.ceil(cards_total / layout.per_sheet)
 
 
+def _draw_in_slot(canvas: Canvas, layout: SheetLayout, slot: Rect, draw: CardDrawer) -> None:
+    """Draw one card side upright in its slot (turned a quarter if the layout is)."""
+    with saved(canvas):
+        if layout.turned:
+            canvas.translate(slot.right, slot.y)
+            canvas.rotate(90)
+            draw(canvas, Rect(0, 0, layout.card_w, layout.card_h), layout.bleed)
+        else:
+            draw(canvas, slot, layout.bleed)
+
+
 def draw_cards(
     canvas: Canvas,
     options: Options,
     faces: Sequence[CardDrawer],
-    back: CardDrawer,
     label: str,
 ) -> None:
     """Draw face sheets, each followed by its mirrored back sheet."""
     layout = sheet_layout(options)
     sheets = sheet_count(len(faces), layout)
+    back = ink_saving_back if options.ink_saving else card_back
     for sheet in range(sheets):
         chunk = faces[sheet * layout.per_sheet : (sheet + 1) * layout.per_sheet]
         for index, face in enumerate(chunk):
-            with saved(canvas):
-                face(canvas, layout.slots[index], layout.bleed)
+            _draw_in_slot(canvas, layout, layout.slots[index], face)
         _draw_marks(canvas, layout)
-        _draw_sheet_furniture(canvas, layout, f"{label} · faces {sheet + 1} of {sheets}")
-        canvas.showPage()
-        with saved(canvas):
-            # A large back offset must not push ink into the edge the printer
-            # cannot reach: cut the backs off at the safe border.
-            safe = mm(SAFE_EDGE_MM)
-            border = canvas.beginPath()
-            border.rect(safe, safe, layout.page_w - 2 * safe, layout.page_h - 2 * safe)
-            canvas.clipPath(border, stroke=0, fill=0)
-            for index in range(len(chunk)):
-                with saved(canvas):
-                    back(canvas, layout.back_slot(index, options.back_offset), layout.bleed)
         _draw_sheet_furniture(
-            canvas,
-            layout,
-            f"{label} · backs {sheet + 1} of {sheets} (print on the back of faces "
-            f"{sheet + 1}, flip on the long edge)",
+            canvas, layout, f"{label} · faces {sheet + 1} of {sheets}: its back is the next page"
         )
         canvas.showPage()
+        _draw_backs(canvas, layout, options, len(chunk), back)
+        canvas.showPage()
+
+
+def _draw_backs(
+    canvas: Canvas, layout: SheetLayout, options: Options, count: int, back: CardDrawer
+) -> None:
+    """The back page: every back's ground runs BACK_BLEED_MM past its cut
+    line (so a small duplex shift shows more ground, never white paper),
+    then each back's pattern. Nothing else is printed on a back page."""
+    with saved(canvas):
+        # A large correction must not push ink into the edge the printer
+        # cannot reach: cut the backs off at the safe border.
+        safe = mm(SAFE_EDGE_MM)
+        border = canvas.beginPath()
+        border.rect(safe, safe, layout.page_w - 2 * safe, layout.page_h - 2 * safe)
+        canvas.clipPath(border, stroke=0, fill=0)
+        slots = [layout.back_slot(index, options.back_offset) for index in range(count)]
+        if not options.ink_saving:
+            canvas.setFillColor(BACK_DARK)
+            for slot in slots:
+                ground = slot.grown(mm(BACK_BLEED_MM))
+                canvas.rect(ground.x, ground.y, ground.w, ground.h, stroke=0, fill=1)
+        for slot in slots:
+            _draw_in_slot(canvas, layout, slot, back)
 
 
 def _draw_marks(canvas: Canvas, layout: SheetLayout) -> None:
-    with saved(canvas):
+    with furniture(canvas):
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.5)
         for x1, y1, x2, y2 in layout.crop_marks:
@@ -273,23 +360,20 @@ def _draw_marks(canvas: Canvas, layout: SheetLayout) -> None:
 
 
 def _draw_sheet_furniture(canvas: Canvas, layout: SheetLayout, label: str) -> None:
-    draw_ruler(canvas, *layout.ruler_at, vertical=layout.vertical_ruler)
-    draw_note(canvas, *layout.note_at, vertical=layout.vertical_ruler)
-    # The sheet's name goes in the top margin, right-aligned, between marks.
-    with saved(canvas):
+    draw_ruler(canvas, *layout.ruler.at, vertical=layout.ruler.vertical)
+    draw_note(canvas, *layout.note.at, vertical=layout.note.vertical)
+    with furniture(canvas):
+        box = layout.label.box
         canvas.setFillColor(SOFT)
-        canvas.setFont("Helvetica", 5)
-        top_margin = layout.page_h - max(slot.top for slot in layout.slots) - layout.bleed
-        if top_margin >= mm(SAFE_EDGE_MM + 3):
-            canvas.drawString(
-                layout.slots[0].x + mm(2), layout.page_h - mm(SAFE_EDGE_MM + 2), label
-            )
+        room = box.h if layout.label.vertical else box.w
+        canvas.setFont(SANS, fitted_font_size(label, False, LABEL_SIZE, room))
+        descent = LABEL_SIZE * 0.22
+        if layout.label.vertical:
+            canvas.translate(box.right - descent, box.y)
+            canvas.rotate(90)
         else:
-            x = layout.page_w - mm(SAFE_EDGE_MM + 2)
-            with saved(canvas):
-                canvas.translate(x, layout.slots[-1].y + mm(2))
-                canvas.rotate(90)
-                canvas.drawString(0, 0, label)
+            canvas.translate(box.x, box.y + descent)
+        canvas.drawString(0, 0, label)
 
 
 # --- The Pairs deck ---------------------------------------------------------------
@@ -372,6 +456,21 @@ def _leaf(canvas: Canvas, cx: float, cy: float, length: float, colour: Color, an
         canvas.line(0, -half * 0.85, 0, half * 0.8)
 
 
+TURNABLE = ("6", "9")
+"""Ranks that read as each other upside down: underlined, as on playing cards."""
+
+
+def _underline_if_turnable(
+    canvas: Canvas, text: str, cx: float, baseline: float, size: float
+) -> None:
+    """A bar under a 6 or a 9 (in the current fill colour)."""
+    if text not in TURNABLE:
+        return
+    width = text_width(text, True, size)
+    thickness = max(0.6, size * 0.07)
+    canvas.rect(cx - width / 2, baseline - size * 0.16, width, thickness, stroke=0, fill=1)
+
+
 def pairs_face(rank: int) -> CardDrawer:
     """The face of a Pairs card: big rank, corner ranks, copies mark.
 
@@ -387,8 +486,9 @@ def pairs_face(rank: int) -> CardDrawer:
         # Centre rank.
         canvas.setFillColor(colour)
         size = rect.w * 0.62
-        canvas.setFont("Helvetica-Bold", size)
+        canvas.setFont(SANS_BOLD, size)
         canvas.drawCentredString(cx, rect.y + rect.h * 0.5 - size * 0.36, text)
+        _underline_if_turnable(canvas, text, cx, rect.y + rect.h * 0.5 - size * 0.36, size)
         # Corners: top-left upright, bottom-right upside down.
         corner = mm(7.5)
         for turn in (0, 180):
@@ -397,14 +497,17 @@ def pairs_face(rank: int) -> CardDrawer:
                 canvas.rotate(turn)
                 x0, y0 = -rect.w / 2 + mm(BORDER_MM + 1.8), rect.h / 2 - mm(BORDER_MM + 1.2)
                 canvas.setFillColor(INK)
-                canvas.setFont("Helvetica-Bold", corner)
-                width = canvas.stringWidth(text, "Helvetica-Bold", corner)
+                canvas.setFont(SANS_BOLD, corner)
+                width = canvas.stringWidth(text, SANS_BOLD, corner)
                 canvas.drawCentredString(x0 + max(width, mm(4)) / 2, y0 - corner * 0.8, text)
+                _underline_if_turnable(
+                    canvas, text, x0 + max(width, mm(4)) / 2, y0 - corner * 0.8, corner
+                )
                 _leaf(canvas, x0 + max(width, mm(4)) / 2, y0 - corner - mm(3), mm(4.5), colour, 0)
         # How many copies: a small triangle of dots above the bottom border.
         _copies_mark(canvas, cx, rect.y + rect.h * 0.2, copies, colour)
         canvas.setFillColor(SOFT)
-        canvas.setFont("Helvetica", 5.5)
+        canvas.setFont(SANS, 5.5)
         noun = "copy" if copies == 1 else "copies"
         canvas.drawCentredString(cx, rect.y + mm(BORDER_MM + 2.2), f"{copies} {noun} in the deck")
         _outline(canvas, rect, bleed)
@@ -419,39 +522,59 @@ def cut_card_face(canvas: Canvas, rect: Rect, bleed: float) -> None:
     canvas.setFillColor(FACE_PAPER)
     canvas.roundRect(inner.x, inner.y, inner.w, inner.h, mm(2.5), stroke=0, fill=1)
     canvas.setFillColor(SOFT)
-    canvas.setFont("Helvetica-Bold", 8)
+    canvas.setFont(SANS_BOLD, 8)
     cx = rect.x + rect.w / 2
     canvas.drawCentredString(cx, rect.y + rect.h / 2 + mm(1), "cut card")
-    canvas.setFont("Helvetica", 6)
+    canvas.setFont(SANS, 6)
     canvas.drawCentredString(cx, rect.y + rect.h / 2 - mm(3), "keep it under the deck")
     _outline(canvas, rect, bleed)
 
 
-def card_back(canvas: Canvas, rect: Rect, bleed: float) -> None:
-    """The shared back: dark ground, a lattice of small leaves, the name.
+PATTERN_INSET_MM = 4.0
+"""The back's pattern stops this far inside the cut line: the outer band is
+plain ground, so a duplex shift moves no pattern onto or off one card more
+than another and every back looks the same after cutting."""
 
-    The ground is painted on the page; the pattern is a PDF form drawn once
-    per card size and reused for every back (smaller, faster files).
-    """
-    area = rect.grown(bleed)
-    canvas.setFillColor(BACK_DARK)
-    canvas.rect(area.x, area.y, area.w, area.h, stroke=0, fill=1)
-    name = f"back-{area.w:.2f}-{area.h:.2f}-{rect.w:.2f}"
+
+def _back_form(canvas: Canvas, rect: Rect, style: str) -> str:
+    """The back's pattern as a PDF form, drawn once per card size and style
+    and reused for every back (smaller, faster files)."""
+    name = f"back-{style}-{rect.w:.2f}-{rect.h:.2f}"
     made: set[str] = canvas.__dict__.setdefault("_leafpile_forms", set())
     if name not in made:
-        canvas.beginForm(name, 0, 0, area.w, area.h)
-        _back_pattern(canvas, area.w, area.h)
+        canvas.beginForm(name, 0, 0, rect.w, rect.h)
+        _back_pattern(canvas, rect.w, rect.h, light=style == "light")
         canvas.endForm()
         made.add(name)
+    return name
+
+
+def card_back(canvas: Canvas, rect: Rect, bleed: float) -> None:
+    """The shared back: a lattice of small leaves on a dark ground, the name.
+
+    The ground itself is painted by the sheet (past the cut line, see
+    :func:`_draw_backs`); this draws the pattern inside its inset frame.
+    """
+    name = _back_form(canvas, rect, "dark")
     with saved(canvas):
-        canvas.translate(area.x, area.y)
+        canvas.translate(rect.x, rect.y)
         canvas.doForm(name)
 
 
-def _back_pattern(canvas: Canvas, width: float, height: float) -> None:
+def ink_saving_back(canvas: Canvas, rect: Rect, bleed: float) -> None:
+    """The ink-saving back: outlined leaves and the name on bare paper."""
+    name = _back_form(canvas, rect, "light")
+    with saved(canvas):
+        canvas.translate(rect.x, rect.y)
+        canvas.doForm(name)
+
+
+def _back_pattern(canvas: Canvas, width: float, height: float, *, light: bool) -> None:
+    inset = mm(PATTERN_INSET_MM)
+    leaf_colour = BACK_LIGHT if not light else HexColor("#e3c6a4")
     with saved(canvas):
         clip = canvas.beginPath()
-        clip.rect(0, 0, width, height)
+        clip.roundRect(inset, inset, width - 2 * inset, height - 2 * inset, mm(2.5))
         canvas.clipPath(clip, stroke=0, fill=0)
         step = mm(9)
         cx, cy = width / 2, height / 2
@@ -461,14 +584,17 @@ def _back_pattern(canvas: Canvas, width: float, height: float) -> None:
             for j in range(-rows, rows + 1):
                 x = cx + i * step + (step / 2 if j % 2 else 0)
                 y = cy + j * step * 0.8
-                _leaf(canvas, x, y, mm(4.2), BACK_LIGHT, 35 if (i + j) % 2 else -35)
+                _leaf(canvas, x, y, mm(4.2), leaf_colour, 35 if (i + j) % 2 else -35)
+    canvas.setStrokeColor(BACK_LIGHT)
+    canvas.setLineWidth(0.6)
+    canvas.roundRect(inset, inset, width - 2 * inset, height - 2 * inset, mm(2.5), stroke=1, fill=0)
     cx, cy = width / 2, height / 2
-    canvas.setFillColor(BACK_DARK)
+    canvas.setFillColor(white if light else BACK_DARK)
     canvas.setStrokeColor(BACK_LIGHT)
     canvas.setLineWidth(1.2)
     canvas.roundRect(cx - mm(22), cy - mm(7), mm(44), mm(14), mm(3), stroke=1, fill=1)
-    canvas.setFillColor(HexColor("#f3d9b1"))
-    canvas.setFont("Helvetica-Bold", 15)
+    canvas.setFillColor(BACK_DARK if light else HexColor("#f3d9b1"))
+    canvas.setFont(SANS_BOLD, 15)
     canvas.drawCentredString(cx, cy - mm(2), "Leafpile")
 
 
@@ -478,7 +604,7 @@ def pairs_faces() -> list[CardDrawer]:
 
 
 def draw_pairs_deck(canvas: Canvas, options: Options) -> None:
-    draw_cards(canvas, options, pairs_faces(), card_back, "Pairs deck")
+    draw_cards(canvas, options, pairs_faces(), "Pairs deck")
 
 
 # --- The standard deck (Autumn Leaves solitaire) ------------------------------------
@@ -551,12 +677,13 @@ def standard_face(rank: str, suit: str) -> CardDrawer:
                 x0 = -rect.w / 2 + mm(BORDER_MM + 5)
                 y0 = rect.h / 2 - mm(BORDER_MM + 1.5)
                 canvas.setFillColor(colour)
-                canvas.setFont("Helvetica-Bold", mm(7))
+                canvas.setFont(SANS_BOLD, mm(7))
                 canvas.drawCentredString(x0, y0 - mm(6), rank)
+                _underline_if_turnable(canvas, rank, x0, y0 - mm(6), mm(7))
                 _suit_path(canvas, suit, x0, y0 - mm(10.5), mm(5))
         canvas.setFillColor(colour)
         if rank in ("J", "Q", "K"):
-            canvas.setFont("Helvetica-Bold", rect.w * 0.5)
+            canvas.setFont(SANS_BOLD, rect.w * 0.5)
             canvas.drawCentredString(cx, cy - rect.w * 0.18, rank)
             _suit_path(canvas, suit, cx, cy - rect.h * 0.27, mm(9))
         else:
@@ -572,4 +699,4 @@ def standard_faces() -> list[CardDrawer]:
 
 
 def draw_standard_deck(canvas: Canvas, options: Options) -> None:
-    draw_cards(canvas, options, standard_faces(), card_back, "Standard deck")
+    draw_cards(canvas, options, standard_faces(), "Standard deck")

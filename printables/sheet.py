@@ -6,6 +6,16 @@ printers cannot print there), every sheet carries a 50 mm calibration ruler
 and a "print at 100%" note, and the PDF asks viewers not to scale it
 (``PrintScaling=None``).
 
+Text is set in Liberation Sans (SIL Open Font License, shipped in
+``printables/fonts`` with its licence), embedded as a subset: print shops
+refuse PDFs whose fonts are not embedded, and a substitute font with other
+metrics would move text out of its box. Liberation Sans has Helvetica's
+metrics, so every measurement made with :func:`text_width` holds on paper.
+
+Page furniture (ruler, note, sheet labels, crop marks) is drawn inside
+:func:`furniture`, which marks it as a PDF artifact: the tests read those
+marks back to check that furniture never lies on a card, a net or a board.
+
 Coordinates inside this package are reportlab points (1/72 inch) with the
 origin at the bottom-left corner of the page; sizes in the public options are
 millimetres.
@@ -17,9 +27,12 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 MM = 72.0 / 25.4
@@ -37,8 +50,19 @@ SAFE_EDGE_MM = 5.0
 BLEED_MM = 3.0
 """How far the bleed layout extends each card's art past its cut line."""
 
-MAX_BACK_OFFSET_MM = 10.0
-"""The largest back offset accepted on either axis."""
+MAX_BACK_OFFSET_MM = 5.0
+"""The largest back correction accepted on either axis (home duplex printers
+are off by 1-2 mm; more than this means the sheet was fed the wrong way)."""
+
+BACK_BLEED_MM = 3.0
+"""How far the card backs extend past the card block on every side, so that a
+duplex shift this small never shows a white strip on an outer card."""
+
+FONT_DIR = Path(__file__).parent / "fonts"
+SANS = "LeafpileSans"
+SANS_BOLD = "LeafpileSans-Bold"
+pdfmetrics.registerFont(TTFont(SANS, str(FONT_DIR / "LiberationSans-Regular.ttf")))
+pdfmetrics.registerFont(TTFont(SANS_BOLD, str(FONT_DIR / "LiberationSans-Bold.ttf")))
 
 RULER_MM = 50.0
 """Length of the calibration ruler on every sheet."""
@@ -61,11 +85,14 @@ def mm(value: float) -> float:
 class Options:
     """The choices a person makes before printing.
 
-    ``back_offset`` is (x, y) in millimetres: how far to move the card backs
-    to make up for a printer that does not line the two sides of a sheet up
-    (positive x moves the backs right, positive y moves them up, as seen when
-    looking at the back page). ``url`` is what the QR codes on the player
-    aids open.
+    ``back_offset`` is the duplex correction (x, y) in millimetres, read off
+    the duplex test sheet: the card backs (and the test sheet's scales) are
+    moved by exactly this much, positive x to the right and positive y up as
+    seen when looking at the back page. It is not the error you see: the test
+    sheet's numbers already give the correction, sign included.
+    ``ink_saving`` prints light card backs (outlines on white paper).
+    ``url`` is the companion's public address; the QR code on each player
+    aid opens that game's own page under it.
 
     Raises ``ValueError`` naming the bad value for an unknown paper or card
     size, an offset larger than :data:`MAX_BACK_OFFSET_MM`, or a URL that is
@@ -77,6 +104,7 @@ class Options:
     bleed: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     url: str = DEFAULT_URL
+    ink_saving: bool = False
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:
@@ -93,8 +121,9 @@ class Options:
                 raise ValueError(f"the back offset {axis} must be a number of mm, not {value!r}")
             if abs(value) > MAX_BACK_OFFSET_MM:
                 raise ValueError(
-                    f"a back offset of {value:g} mm on {axis} is more than the "
-                    f"{MAX_BACK_OFFSET_MM:g} mm any printer needs: measure again"
+                    f"a back correction of {value:g} mm on {axis} is more than the "
+                    f"{MAX_BACK_OFFSET_MM:g} mm any printer needs: print the duplex test "
+                    "sheet and read the correction off it"
                 )
         if len(self.url) > MAX_URL_LENGTH:
             raise ValueError(
@@ -144,7 +173,14 @@ def parse_offset(text: str) -> tuple[float, float]:
 def new_canvas(options: Options, title: str) -> tuple[Canvas, io.BytesIO]:
     """A canvas for one document, asking viewers to print it unscaled."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=options.page_size, pageCompression=1, invariant=1)
+    canvas = Canvas(
+        buffer,
+        pagesize=options.page_size,
+        pageCompression=1,
+        invariant=1,
+        initialFontName=SANS,
+        initialFontSize=10,
+    )
     canvas.setTitle(title)
     canvas.setAuthor("Leafpile")
     canvas.setCreator("Leafpile print-and-play kit")
@@ -162,69 +198,101 @@ def saved(canvas: Canvas) -> Iterator[Canvas]:
         canvas.restoreState()
 
 
+@contextmanager
+def furniture(canvas: Canvas) -> Iterator[Canvas]:
+    """Draw page furniture: marked as a PDF artifact (not part of the game's
+    pieces), which is also how the tests find it."""
+    canvas.addLiteral("/Artifact BMC")
+    canvas.saveState()
+    try:
+        yield canvas
+    finally:
+        canvas.restoreState()
+        canvas.addLiteral("EMC")
+
+
+def text_width(text: str, bold: bool, size: float) -> float:
+    """Width in points of ``text`` in the kit's font (the font's own metrics)."""
+    return pdfmetrics.stringWidth(text, SANS_BOLD if bold else SANS, size)
+
+
+def fitted_font_size(text: str, bold: bool, size: float, room: float) -> float:
+    """``size``, or less so that ``text`` is at most ``room`` points wide."""
+    width = text_width(text, bold, size)
+    return size if width <= room else size * room / width
+
+
 NOTE_LINES = (
-    "Print at 100% (actual size),",
-    "never 'fit to page'.",
+    "Print at 100% (actual size), never 'fit to page'.",
     "The ruler must measure 50 mm.",
 )
+NOTE_SIZE = 5.0
 RULER_SPAN_MM = 52.0
 """Room the ruler takes along its length, numbers included."""
-NOTE_SPAN_MM = 31.0
+NOTE_SPAN_MM = text_width(NOTE_LINES[0], True, NOTE_SIZE) / MM + 1.0
 """Room the note takes along its length."""
-BAND_MM = 5.0
-"""Thickness of the ruler and of the note."""
+BAND_MM = 4.5
+"""Thickness of the ruler and of the note (glyphs included, by the font's
+ascent and descent)."""
+
+
+def _band(canvas: Canvas, x: float, y: float, vertical: bool) -> None:
+    """Move the origin so the band's bottom-left corner is page point (x, y).
+
+    A vertical band reads upwards and still occupies [x, x + band] across.
+    """
+    if vertical:
+        canvas.translate(x + mm(BAND_MM), y)
+        canvas.rotate(90)
+    else:
+        canvas.translate(x, y)
 
 
 def draw_ruler(canvas: Canvas, x: float, y: float, *, vertical: bool = False) -> None:
-    """Draw the 50 mm calibration ruler, its zero at (x, y) points.
+    """Draw the 50 mm calibration ruler in the band whose corner is (x, y).
 
-    The ruler runs right (or up, when ``vertical``) and is :data:`BAND_MM`
-    thick: a base line, a tick per millimetre and a number every 10 mm.
+    The ruler runs right (or up, when ``vertical``) inside a band
+    :data:`BAND_MM` thick: a base line, a tick per millimetre and a number
+    every 10 mm.
     """
-    with saved(canvas):
-        canvas.translate(x, y)
-        if vertical:
-            canvas.rotate(90)
-            canvas.translate(0, -mm(BAND_MM))
+    with furniture(canvas):
+        _band(canvas, x, y, vertical)
+        base = mm(0.3)
         canvas.setStrokeColor(INK)
         canvas.setFillColor(INK)
         canvas.setLineWidth(0.5)
-        canvas.line(0, 0, mm(RULER_MM), 0)
+        canvas.line(0, base, mm(RULER_MM), base)
         for tick in range(int(RULER_MM) + 1):
             length = 2.6 if tick % 10 == 0 else 1.8 if tick % 5 == 0 else 1.1
             canvas.setLineWidth(0.5 if tick % 5 == 0 else 0.3)
-            canvas.line(mm(tick), 0, mm(tick), mm(length))
-        canvas.setFont("Helvetica", 5)
+            canvas.line(mm(tick), base, mm(tick), base + mm(length))
+        canvas.setFont(SANS, 4)
         for tick in range(0, int(RULER_MM) + 1, 10):
             label = f"{tick} mm" if tick == RULER_MM else str(tick)
             canvas.drawCentredString(
-                mm(tick) + (mm(1.5) if tick == RULER_MM else 0), mm(3.0), label
+                mm(tick) + (mm(1.8) if tick == RULER_MM else 0), mm(3.15), label
             )
 
 
 def draw_note(canvas: Canvas, x: float, y: float, *, vertical: bool = False) -> None:
-    """Draw the "print at 100%" note, its bottom-left corner at (x, y) points.
+    """Draw the "print at 100%" note in the band whose corner is (x, y).
 
-    The note is three short lines, :data:`BAND_MM` tall and about
-    :data:`NOTE_SPAN_MM` long (it reads upwards when ``vertical``).
+    Two short lines, :data:`BAND_MM` tall and :data:`NOTE_SPAN_MM` long
+    (reading upwards when ``vertical``).
     """
-    with saved(canvas):
-        canvas.translate(x, y)
-        if vertical:
-            canvas.rotate(90)
-            canvas.translate(0, -mm(BAND_MM))
+    with furniture(canvas):
+        _band(canvas, x, y, vertical)
         canvas.setFillColor(INK)
-        canvas.setFont("Helvetica-Bold", 5)
-        canvas.drawString(0, mm(3.4), NOTE_LINES[0])
-        canvas.setFont("Helvetica", 5)
-        canvas.drawString(0, mm(1.7), NOTE_LINES[1])
-        canvas.drawString(0, 0, NOTE_LINES[2])
+        canvas.setFont(SANS_BOLD, NOTE_SIZE)
+        canvas.drawString(0, mm(2.55), NOTE_LINES[0])
+        canvas.setFont(SANS, NOTE_SIZE)
+        canvas.drawString(0, mm(0.45), NOTE_LINES[1])
 
 
 def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
     """The bottom band of a non-card sheet: ruler, note and the page's name.
 
-    Occupies the strip from 5 mm to 10 mm above the bottom edge; the sheet's
+    Occupies the strip from 5 mm to 9.5 mm above the bottom edge; the sheet's
     own drawing must stay above :data:`FOOTER_TOP_MM`.
     """
     width, _ = options.page_size
@@ -232,13 +300,16 @@ def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
     base = mm(SAFE_EDGE_MM)
     draw_ruler(canvas, left, base)
     draw_note(canvas, left + mm(RULER_SPAN_MM + 6), base)
-    with saved(canvas):
+    with furniture(canvas):
         canvas.setFillColor(SOFT)
-        canvas.setFont("Helvetica", 6.5)
-        canvas.drawRightString(width - left, base + mm(0.4), label)
+        size = fitted_font_size(
+            label, False, 6.5, width - left - (left + mm(RULER_SPAN_MM + 6 + NOTE_SPAN_MM + 4))
+        )
+        canvas.setFont(SANS, size)
+        canvas.drawRightString(width - left, base + mm(0.6), label)
 
 
-FOOTER_TOP_MM = SAFE_EDGE_MM + BAND_MM + 2.0
+FOOTER_TOP_MM = SAFE_EDGE_MM + 5.0 + 2.0
 """Sheets with :func:`draw_footer` keep their drawing above this height."""
 
 
