@@ -1,9 +1,14 @@
 """Autumn Ash: the pieces, the two colour progressions and the bag score.
 
 Autumn Ash is a board game for two played with Looney pyramids. The companion
-does not referee the board (it cannot see it, and the start diagram is lost:
-X4); it keeps the race to 21: after a move that bags leaves, someone taps the
-bagged pieces and the companion adds their points.
+has two modes. The *race* keeps only the score: after a move that bags leaves,
+someone taps the bagged pieces and the companion adds their points. The
+*board* referees the whole game on a 5x6 board (X5-X14): :class:`Position`
+is a board with stacks, both stashes, the scores and whose turn it is;
+:func:`legal_moves` lists every legal turn with its path; :func:`play` makes
+one and bags the rows; every illegal turn raises :class:`IllegalMove` naming
+the piece, the square and the reason. The start diagram of the text is lost
+(X4): the players place the start trios themselves (X5).
 
 Pieces are ``(colour, pips)`` pairs. Pips are the size: a pawn (small) has 1,
 a drone (medium) 2, a queen (large) 3 (X1).
@@ -26,7 +31,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, RuleError, TooManyCopies
@@ -222,9 +228,6 @@ class Bag:
     pieces: tuple[tuple[str, int], ...]
 
 
-ACTIONS: dict[str, type] = {"Bag": Bag}
-
-
 @dataclass(frozen=True)
 class Race:
     """The state of an Autumn Ash race: who plays which side, the bags so far."""
@@ -296,7 +299,23 @@ def new_game(rainbow: str, xeno: str, *, target: int = WINNING_TOTAL) -> Race:
     return Race(rainbow=rainbow, xeno=xeno, target=target)
 
 
-def apply(race: Race, action: Any) -> Race:
+def apply(state: Race | BoardGame, action: Any) -> Any:
+    """The table after ``action``: a :class:`Race` takes :class:`Bag` actions,
+    a :class:`BoardGame` takes :class:`SetUp`, :class:`Play` and :class:`Pass`.
+    Never mutates ``state``. Raises :class:`IllegalAction` (or a subclass)
+    when the action does not fit the mode or the rules; see
+    :func:`apply_race` and :func:`apply_board`.
+    """
+    if isinstance(state, BoardGame):
+        return apply_board(state, action)
+    if isinstance(action, SetUp | Play | Pass):
+        raise IllegalAction(
+            "this table keeps only the score (the race mode): bag the pieces a move took"
+        )
+    return apply_race(state, action)
+
+
+def apply_race(race: Race, action: Any) -> Race:
     """The race after ``action``; never mutates ``race``.
 
     Raises :class:`IllegalAction` when the race is already won (X3), the
@@ -335,3 +354,1009 @@ def apply(race: Race, action: Any) -> Race:
         bags=(*race.bags, (action.player, score)),
         target=race.target,
     )
+
+
+# --- the board referee (X5-X14) --------------------------------------------
+#
+# Squares are indexed 0..29: index = row * 5 + column, A1 = 0, E1 = 4, A6 = 25.
+# A stack is a tuple of pieces, bottom first; only its last item (the top)
+# moves, blocks and may be capped (X9, X10).
+
+COLUMNS = "ABCDE"
+ROWS = 6
+SQUARE_COUNT = len(COLUMNS) * ROWS
+START_COLOUR: Mapping[str, str] = {"rainbow": "green", "xeno": "clear"}
+SIDES: tuple[str, str] = ("rainbow", "xeno")
+SIZE_LETTERS: Mapping[int, str] = {PAWN: "P", DRONE: "D", QUEEN: "Q"}
+SIZES: tuple[int, int, int] = (PAWN, DRONE, QUEEN)
+
+
+class IllegalMove(IllegalAction):
+    """A turn the board rules forbid; the message names the piece, the square and why."""
+
+
+def _coords(index: int) -> tuple[int, int]:
+    return index % len(COLUMNS), index // len(COLUMNS)
+
+
+def _index(column: int, row: int) -> int | None:
+    if 0 <= column < len(COLUMNS) and 0 <= row < ROWS:
+        return row * len(COLUMNS) + column
+    return None
+
+
+@dataclass(frozen=True, order=True)
+class Square:
+    """One square of the 5x6 board: columns A-E, rows 1-6.
+
+    >>> Square.parse("c3")
+    Square('C3')
+    >>> str(Square.parse("E6")), Square.parse("A1").index
+    ('E6', 0)
+    """
+
+    index: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < SQUARE_COUNT:
+            raise RuleError(f"square number {self.index!r} is off the 5x6 board")
+
+    @classmethod
+    def parse(cls, text: str) -> Square:
+        """``"C3"`` → the square; raises :class:`RuleError` naming the text otherwise."""
+        name = text.strip().upper() if isinstance(text, str) else ""
+        if len(name) == 2 and name[0] in COLUMNS and name[1].isdigit():
+            found = _index(COLUMNS.index(name[0]), int(name[1]) - 1)
+            if found is not None:
+                return cls(found)
+        raise RuleError(f"{text!r} is not a square: columns are A-E and rows 1-6, like C3")
+
+    @property
+    def name(self) -> str:
+        column, row = _coords(self.index)
+        return f"{COLUMNS[column]}{row + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Square({self.name!r})"
+
+
+SQUARES: tuple[Square, ...] = tuple(Square(i) for i in range(SQUARE_COUNT))
+CORNERS: tuple[Square, ...] = tuple(Square.parse(n) for n in ("A1", "E1", "A6", "E6"))  # X6
+_CORNER_INDICES = frozenset(c.index for c in CORNERS)
+
+
+def _neighbours(index: int) -> tuple[int, ...]:
+    column, row = _coords(index)
+    steps = ((0, 1), (1, 0), (0, -1), (-1, 0))
+    found = (_index(column + dc, row + dr) for dc, dr in steps)
+    return tuple(i for i in found if i is not None)
+
+
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(SQUARE_COUNT))
+LINES: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))  # X11: the four lines
+
+
+@dataclass(frozen=True, order=True)
+class Piece:
+    """One pyramid: a colour and a size in pips (X1).
+
+    >>> Piece.parse("red drone"), str(Piece("cyan", 1)), Piece.parse("purple3").code
+    (Piece('red drone'), 'cyan pawn', 'purple3')
+    """
+
+    colour: str
+    size: int
+
+    def __post_init__(self) -> None:
+        check_piece((self.colour, self.size))
+        if self.colour != self.colour.lower() or isinstance(self.size, bool):
+            raise InvalidPiece(f"write pieces as lower-case colour and pips, not {self!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> Piece:
+        """``"red drone"``, ``"red 2"``, ``"red2"`` or ``"red-2"`` → the piece.
+
+        Raises :class:`InvalidPiece` naming the text otherwise.
+        """
+        if not isinstance(text, str):
+            raise InvalidPiece(
+                f"{text!r} is not a piece: write a colour and a size, like red drone"
+            )
+        words = text.strip().lower().replace("-", " ").split()
+        if len(words) == 1 and words[0][-1:].isdigit():
+            words = [words[0][:-1], words[0][-1]]
+        if len(words) != 2:
+            raise InvalidPiece(
+                f"{text!r} is not a piece: write a colour and a size, like red drone"
+            )
+        colour, size = words
+        colour, pips = check_piece((colour, int(size) if size.isdigit() else size))
+        return cls(colour, pips)
+
+    @property
+    def side(self) -> str:
+        return side_of(self.colour)
+
+    @property
+    def code(self) -> str:
+        """The compact form used in position text: ``red2``."""
+        return f"{self.colour}{self.size}"
+
+    @property
+    def is_burnt(self) -> bool:
+        return self.colour in BURNT_ASH  # X12
+
+    @property
+    def size_name(self) -> str:
+        return SIZE_NAMES[self.size]
+
+    def __str__(self) -> str:
+        return f"{self.colour} {SIZE_NAMES[self.size]}"
+
+    def __repr__(self) -> str:
+        return f"Piece({str(self)!r})"
+
+
+# Every piece of the game, in a fixed order: the stash is a count per kind.
+KINDS: tuple[Piece, ...] = tuple(Piece(c, s) for c in COLOURS for s in SIZES)
+_KIND_INDEX: Mapping[Piece, int] = {p: i for i, p in enumerate(KINDS)}
+# X5: two trios of each colour, one of the start colours.
+FULL_SET: tuple[int, ...] = tuple(TRIOS[p.colour] for p in KINDS)
+
+
+def _other(side: str) -> str:
+    return "xeno" if side == "rainbow" else "rainbow"
+
+
+def _size_from_letter(letter: str, text: str) -> int:
+    for size, mark in SIZE_LETTERS.items():
+        if letter.upper() == mark:
+            return size
+    raise RuleError(f"{text!r}: {letter!r} is not a size; use P (pawn), D (drone) or Q (queen)")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """X6: a start-colour piece of ``size`` placed on the empty corner ``square``."""
+
+    square: Square
+    size: int
+
+    def text(self) -> str:
+        return f"{SIZE_LETTERS[self.size]}@{self.square}"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One turn: an optional entry (X6), then the piece on ``origin`` moves to
+    ``destination`` and becomes a piece of the next colour of ``size`` (X7, X8).
+
+    ``path`` lists the squares stepped on (the last is the destination); two
+    moves that differ only in their path are the same move.
+
+    >>> move = Move.parse("Q@A1 C3-C2-C1=D")
+    >>> move.text(), str(move.origin), move.path
+    ('Q@A1 C3-C2-C1=D', 'C3', (Square('C2'), Square('C1')))
+    >>> move == Move.parse("q@a1 c3-c1=d")
+    True
+    """
+
+    origin: Square
+    destination: Square
+    size: int
+    entry: Entry | None = None
+    path: tuple[Square, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``"[Q@A1 ]C3[-C2]-C1=D"``; raises :class:`RuleError` naming the text."""
+        if not isinstance(text, str) or not text.strip():
+            raise RuleError(f"{text!r} is not a move: write it like C3-C1=D")
+        words = text.strip().split()
+        entry = None
+        if len(words) == 2 and "@" in words[0]:
+            letter, _, corner = words[0].partition("@")
+            entry = Entry(Square.parse(corner), _size_from_letter(letter, text))
+            words = words[1:]
+        if len(words) != 1 or "=" not in words[0]:
+            raise RuleError(f"{text!r} is not a move: write it like C3-C1=D (D: the new size)")
+        route, _, letter = words[0].partition("=")
+        squares = [Square.parse(s) for s in route.split("-")]
+        if len(squares) < 2:
+            raise RuleError(f"{text!r} is not a move: give where the piece starts and ends")
+        path = tuple(squares[1:]) if len(squares) > 2 else ()
+        return cls(squares[0], squares[-1], _size_from_letter(letter, text), entry, path)
+
+    def text(self) -> str:
+        route = [self.origin, *(self.path or (self.destination,))]
+        move = f"{'-'.join(str(s) for s in route)}={SIZE_LETTERS[self.size]}"
+        return f"{self.entry.text()} {move}" if self.entry else move
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# X10: which sizes may cap a top piece of each size, by rule set.
+CAPPERS: Mapping[bool, Mapping[int, frozenset[int]]] = {
+    False: {QUEEN: frozenset(SIZES), DRONE: frozenset({PAWN}), PAWN: frozenset({DRONE, PAWN})},
+    True: {QUEEN: frozenset(SIZES), DRONE: frozenset({DRONE, PAWN}), PAWN: frozenset({PAWN})},
+}
+
+
+def _cappers_in_words(size: int, beginner: bool) -> str:
+    sizes = sorted(CAPPERS[beginner][size], reverse=True)
+    if len(sizes) == len(SIZES):
+        return "any piece"
+    return " or ".join(f"a {SIZE_NAMES[s]}" for s in sizes)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board position: stacks, both stashes, the scores and whose turn it is.
+
+    ``stacks`` has one tuple per square (index = row * 5 + column), bottom
+    piece first. ``stash`` counts each kind of :data:`KINDS` not on the board
+    (bagged pieces go back to the stash: X11). ``beginner`` plays X14.
+    Text form: the rows from 6 down to 1 separated by ``/``, squares by ``,``,
+    ``.`` for an empty square and ``red1+cyan2`` for a stack (bottom first),
+    then whose turn, the scores ``rainbow-xeno`` and ``standard`` or ``beginner``.
+
+    >>> p = Position.parse(".,.,clear3,.,./.,clear2,.,clear1,./.,.,.,.,./"
+    ...                    ".,.,.,.,./.,green1,.,green2,./.,.,green3,.,. rainbow 0-0 standard")
+    >>> Position.parse(str(p)) == p, len(legal_moves(p))
+    (True, 70)
+    """
+
+    stacks: tuple[tuple[Piece, ...], ...]
+    stash: tuple[int, ...]
+    turn: str = "rainbow"
+    scores: tuple[int, int] = (0, 0)
+    beginner: bool = False
+    target: int = WINNING_TOTAL
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Read the text form (see the class); the stash is what the board leaves.
+
+        Raises :class:`RuleError` naming the bad part: a row or square that is
+        not one, more pieces of a kind than the game has, an unknown side.
+        """
+        if not isinstance(text, str):
+            raise RuleError(f"{text!r} is not a position")
+        fields_ = text.split()
+        if len(fields_) not in (1, 2, 3, 4):
+            raise RuleError(f"{text!r} is not a position: rows, turn, scores, rules")
+        rows = fields_[0].split("/")
+        if len(rows) != ROWS:
+            raise RuleError(f"a position has {ROWS} rows separated by '/', not {len(rows)}")
+        stacks: list[tuple[Piece, ...]] = [() for _ in range(SQUARE_COUNT)]
+        for r, row_text in enumerate(rows):
+            cells = row_text.split(",")
+            if len(cells) != len(COLUMNS):
+                raise RuleError(f"row {ROWS - r} needs {len(COLUMNS)} squares, not {row_text!r}")
+            for c, cell in enumerate(cells):
+                if cell != ".":
+                    index = _index(c, ROWS - 1 - r)
+                    assert index is not None
+                    stacks[index] = tuple(Piece.parse(p) for p in cell.split("+"))
+        turn = fields_[1].lower() if len(fields_) > 1 else "rainbow"
+        if turn not in SIDES:
+            raise RuleError(f"{fields_[1]!r} is not a side: rainbow or xeno")
+        scores = (0, 0)
+        if len(fields_) > 2:
+            a, _, b = fields_[2].partition("-")
+            if not (a.isdigit() and b.isdigit()):
+                raise RuleError(f"{fields_[2]!r} is not a score: write rainbow-xeno, like 3-0")
+            scores = (int(a), int(b))
+        rules = fields_[3].lower() if len(fields_) > 3 else "standard"
+        if rules not in ("standard", "beginner"):
+            raise RuleError(f"{fields_[3]!r} is not a rule set: standard or beginner")
+        board = tuple(stacks)
+        return cls(board, _stash_left(board), turn, scores, rules == "beginner")
+
+    def text(self) -> str:
+        rows = []
+        for row in reversed(range(ROWS)):
+            cells = []
+            for column in range(len(COLUMNS)):
+                index = _index(column, row)
+                assert index is not None
+                stack = self.stacks[index]
+                cells.append("+".join(p.code for p in stack) if stack else ".")
+            rows.append(",".join(cells))
+        rules = "beginner" if self.beginner else "standard"
+        return f"{'/'.join(rows)} {self.turn} {self.scores[0]}-{self.scores[1]} {rules}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def stack(self, square: Square | str) -> tuple[Piece, ...]:
+        """The pieces on ``square``, bottom first."""
+        return self.stacks[_square(square).index]
+
+    def top(self, square: Square | str) -> Piece | None:
+        stack = self.stack(square)
+        return stack[-1] if stack else None
+
+    def in_stash(self, piece: Piece) -> int:
+        """How many pieces of this colour and size are in their owner's stash."""
+        return self.stash[_KIND_INDEX[piece]]
+
+    def stash_of(self, side: str) -> dict[Piece, int]:
+        """``side``'s stash: every kind of its colours with its count (zeros included)."""
+        return {p: self.stash[i] for i, p in enumerate(KINDS) if p.side == side}
+
+    def score(self, side: str) -> int:
+        return self.scores[SIDES.index(side)]
+
+    @property
+    def winner(self) -> str | None:
+        """The side that reached the target (X3), or None."""
+        for side, points in zip(SIDES, self.scores, strict=True):
+            if points >= self.target:
+                return side
+        return None
+
+
+def _square(square: Square | str) -> Square:
+    return square if isinstance(square, Square) else Square.parse(square)
+
+
+def _stash_left(stacks: tuple[tuple[Piece, ...], ...]) -> tuple[int, ...]:
+    counts = list(FULL_SET)
+    for stack in stacks:
+        for piece in stack:
+            counts[_KIND_INDEX[piece]] -= 1
+    for i, n in enumerate(counts):
+        if n < 0:
+            have = FULL_SET[i]
+            raise TooManyCopies(
+                f"there {'is' if have == 1 else 'are'} only {have} {KINDS[i]}"
+                f"{'' if have == 1 else 's'} in the game, not {have - n}"
+            )
+    return tuple(counts)
+
+
+# --- setting up (X5) ---------------------------------------------------------
+
+# A layout of our own, offered for convenience; the original diagram is lost (X4).
+OUR_LAYOUT: tuple[tuple[str, str], ...] = (
+    ("B2", "green pawn"),
+    ("C1", "green queen"),
+    ("D2", "green drone"),
+    ("D5", "clear pawn"),
+    ("C6", "clear queen"),
+    ("B5", "clear drone"),
+)
+
+
+def start_position(
+    placements: Iterable[tuple[str, str]], first: str = "rainbow", *, beginner: bool = False
+) -> Position:
+    """The position after the players placed their start trios (X5).
+
+    ``placements`` are ``(square, piece)`` pairs: each side's pawn, drone and
+    queen of its start colour, six different squares (ruling XA1: any
+    squares, no stacks). Raises :class:`RuleError` naming what is wrong.
+    """
+    stacks: list[tuple[Piece, ...]] = [() for _ in range(SQUARE_COUNT)]
+    seen: list[Piece] = []
+    for square_text, piece_text in placements:
+        square, piece = Square.parse(square_text), Piece.parse(piece_text)
+        if piece.colour not in START_COLOUR.values():
+            raise RuleError(
+                f"the {piece} cannot start on the board: each side starts with its "
+                "green or clear trio (X5)"
+            )
+        if piece in seen:
+            raise RuleError(f"the {piece} is placed twice: there is one of it (X5)")
+        if stacks[square.index]:
+            raise RuleError(
+                f"{square} already holds the {stacks[square.index][-1]}: "
+                "the start pieces go on six different squares"
+            )
+        seen.append(piece)
+        stacks[square.index] = (piece,)
+    missing = [Piece(c, s) for c in START_COLOUR.values() for s in SIZES if Piece(c, s) not in seen]
+    if missing:
+        raise RuleError(f"place every start piece first: {', '.join(map(str, missing))} missing")
+    if first not in SIDES:
+        raise RuleError(f"{first!r} is not a side: rainbow or xeno")
+    board = tuple(stacks)
+    return Position(board, _stash_left(board), first, (0, 0), beginner)
+
+
+# --- moving (X6-X10) -------------------------------------------------------
+
+
+def _entries(position: Position) -> list[Entry]:
+    """X6: every optional entry open to the side to move."""
+    start = START_COLOUR[position.turn]
+    sizes = [s for s in SIZES if position.in_stash(Piece(start, s))]
+    return [Entry(c, s) for c in CORNERS for s in sizes if not position.stacks[c.index]]
+
+
+def _enter(position: Position, entry: Entry) -> Position:
+    piece = Piece(START_COLOUR[position.turn], entry.size)
+    corner = entry.square
+    if corner not in CORNERS:
+        raise IllegalMove(
+            f"a new piece enters on an empty corner (A1, E1, A6, E6), not {corner} (X6)"
+        )
+    if not position.in_stash(piece):
+        raise IllegalMove(f"there is no {piece} in the stash to enter at {corner} (X6)")
+    if position.stacks[corner.index]:
+        raise IllegalMove(
+            f"the {piece} cannot enter at {corner}: the corner holds the "
+            f"{position.stacks[corner.index][-1]} (X6)"
+        )
+    stacks = list(position.stacks)
+    stacks[corner.index] = (piece,)
+    stash = list(position.stash)
+    stash[_KIND_INDEX[piece]] -= 1
+    return Position(tuple(stacks), tuple(stash), position.turn, position.scores,
+                    position.beginner, position.target)  # fmt: skip
+
+
+def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str | None:
+    """Why ``mover`` may not step from ``start`` onto ``end`` (X9, X10), or None.
+
+    Blocking uses the top pieces as they are at the start of the turn: the
+    mover's own pieces never block it, and the board does not change during a
+    move (the change comes after it).
+    """
+    side = mover.side
+    if not position.beginner:  # X14: no blocking in the Beginner's game
+        for near in NEIGHBOURS[end]:
+            top = position.stacks[near][-1] if position.stacks[near] else None
+            if top is None or top.side == side:
+                continue
+            if mover.size == QUEEN and top.size == PAWN:  # X9 pawn
+                return (
+                    f"the {mover} cannot enter {SQUARES[end]}: the {top} at {SQUARES[near]} "
+                    "keeps queens off the squares next to it (X9)"
+                )
+            if mover.size != PAWN and top.size == DRONE:  # X9 drone, head on
+                (sc, sr), (ec, er), (dc, dr) = _coords(start), _coords(end), _coords(near)
+                if (ec - sc, er - sr) == (dc - ec, dr - er):
+                    return (
+                        f"the {mover} cannot enter {SQUARES[end]}: the {top} at "
+                        f"{SQUARES[near]} blocks it head on (X9)"
+                    )
+        target = position.stacks[end][-1] if position.stacks[end] else None
+        if (
+            target is not None
+            and target.side != side
+            and target.size == DRONE
+            and mover.size != PAWN
+        ):
+            return (
+                f"the {mover} cannot enter {SQUARES[end]}: a drone or queen never steps "
+                f"onto an opposing drone (X9)"
+            )
+    stack = position.stacks[end]
+    if stack:
+        top = stack[-1]
+        if mover.size not in CAPPERS[position.beginner][top.size]:
+            return (
+                f"the {mover} cannot cap the {top} at {SQUARES[end]}: a {top.size_name} "
+                f"can only be capped by {_cappers_in_words(top.size, position.beginner)} (X10)"
+            )
+        after = next_colour(mover.colour)
+        if after is None or not position.in_stash(Piece(after, PAWN)):
+            return (
+                f"the {mover} cannot cap the {top} at {SQUARES[end]}: it would become a "
+                f"{after} pawn and the stash has none left (X10)"
+            )
+    return None
+
+
+def _movable_problem(position: Position, square: int) -> str | None:
+    """Why the piece on ``square`` cannot move at all this turn, or None."""
+    stack = position.stacks[square]
+    where = SQUARES[square]
+    if not stack:
+        return f"there is no piece on {where}"
+    piece = stack[-1]
+    if piece.side != position.turn:
+        owner, turn = piece.side.capitalize(), position.turn.capitalize()
+        return f"the {piece} on {where} is {owner}'s: it is {turn}'s turn"
+    after = next_colour(piece.colour)
+    if after is None:
+        return f"the {piece} on {where} is burnt ash: it never moves again (X12)"
+    if not any(position.in_stash(Piece(after, s)) for s in SIZES):
+        return (
+            f"the {piece} on {where} cannot move: it must become {after} and the stash "
+            f"has no {after} piece left (X8)"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """Where one piece can go: destination → path, and why the others are closed."""
+
+    paths: Mapping[int, tuple[int, ...]]
+    closed: Mapping[int, str]
+
+
+def _reach(position: Position, origin: int) -> _Reach:
+    """X7: one or two orthogonal steps, never through an occupied square; a step
+    onto a stack ends the move; never back to the start square (which also
+    keeps a piece that left a corner off it this turn)."""
+    mover = position.stacks[origin][-1]
+    paths: dict[int, tuple[int, ...]] = {}
+    closed: dict[int, tuple[int, str]] = {}  # destination → (how far the path got, reason)
+
+    def close(end: int, rank: int, reason: str) -> None:
+        if end not in closed or closed[end][0] < rank:
+            closed[end] = (rank, reason)
+
+    for first in NEIGHBOURS[origin]:
+        problem = _step_problem(position, mover, origin, first)
+        if problem:
+            close(first, 2, problem)
+            for second in NEIGHBOURS[first]:
+                if second != origin:
+                    close(second, 1, problem)
+            continue
+        paths.setdefault(first, (first,))
+        if position.stacks[first]:
+            for second in NEIGHBOURS[first]:
+                if second != origin:
+                    close(second, 1, (
+                        f"the {mover} cannot pass {SQUARES[first]}: it holds the "
+                        f"{position.stacks[first][-1]}, and a piece never jumps (X7)"
+                    ))  # fmt: skip
+            continue
+        for second in NEIGHBOURS[first]:
+            if second == origin:
+                continue
+            problem = _step_problem(position, mover, first, second)
+            if problem:
+                close(second, 2, problem)
+            else:
+                paths.setdefault(second, (first, second))
+    return _Reach(paths, {end: why for end, (_, why) in closed.items() if end not in paths})
+
+
+def _sizes_for(position: Position, mover: Piece, destination: int) -> list[int]:
+    """X8/X10: the sizes the moved piece may become on ``destination``."""
+    after = next_colour(mover.colour)
+    if after is None:
+        return []
+    if position.stacks[destination]:
+        return [PAWN] if position.in_stash(Piece(after, PAWN)) else []  # X10: caps as a pawn
+    return [s for s in SIZES if position.in_stash(Piece(after, s))]
+
+
+def _pseudo_moves(position: Position, entry: Entry | None) -> list[Move]:
+    """Every turn with this entry that X6-X12 allow (X13 not yet applied)."""
+    board = _enter(position, entry) if entry else position
+    moves = []
+    for origin in range(SQUARE_COUNT):
+        if _movable_problem(board, origin):
+            continue
+        mover = board.stacks[origin][-1]
+        reach = _reach(board, origin)
+        for destination, path in sorted(reach.paths.items()):
+            for size in _sizes_for(board, mover, destination):
+                moves.append(
+                    Move(
+                        SQUARES[origin],
+                        SQUARES[destination],
+                        size,
+                        entry,
+                        tuple(SQUARES[i] for i in path),
+                    )  # fmt: skip
+                )
+    return moves
+
+
+def _can_move(position: Position) -> bool:
+    """Whether the side to move has any turn at all by X6-X12 (X13 never takes a
+    player's last moves away, so this is also "has a legal move")."""
+
+    def any_first_step(board: Position) -> bool:
+        for origin in range(SQUARE_COUNT):
+            if _movable_problem(board, origin):
+                continue
+            mover = board.stacks[origin][-1]
+            for first in NEIGHBOURS[origin]:
+                if not _step_problem(board, mover, origin, first) and _sizes_for(
+                    board, mover, first
+                ):
+                    return True
+        return False
+
+    return any_first_step(position) or any(
+        any_first_step(_enter(position, e)) for e in _entries(position)
+    )
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """What one turn did: the position after it, the bag and the words for it."""
+
+    before: Position
+    move: Move | None  # None: the player passed (X13)
+    position: Position
+    bagged: tuple[tuple[Square, Piece], ...] = ()
+    bag: BagScore | None = None
+    moved: Piece | None = None
+    became: Piece | None = None
+
+    def describe(self) -> str:
+        """The turn in words: ``"yellow queen C3→C2→C1, now a red drone; bagged …"``."""
+        if self.move is None or self.moved is None or self.became is None:
+            return "no legal move: passed (X13)"
+        parts = []
+        if self.move.entry:
+            entered = Piece(START_COLOUR[self.before.turn], self.move.entry.size)
+            parts.append(f"entered a {entered} at {self.move.entry.square}")
+        route = "→".join(str(s) for s in (self.move.origin, *self.move.path))
+        capped = self.before.stacks[self.move.destination.index]
+        cap = f" capping the {capped[-1]}" if capped else ""
+        parts.append(f"{self.moved} {route}{cap}, now a {self.became}")
+        if self.bag:
+            where = sorted({str(s) for s, _ in self.bagged})
+            parts.append(
+                f"bagged {len(self.bagged)} {self.became.colour} at {', '.join(where)}: "
+                f"{self.bag.describe()}"
+            )
+        return "; ".join(parts)
+
+
+def _after(position: Position, move: Move) -> TurnResult:
+    """Make a turn already known to be possible: enter, move, change (X8), bag (X11)."""
+    board = _enter(position, move.entry) if move.entry else position
+    origin, destination = move.origin.index, move.destination.index
+    stacks = list(board.stacks)
+    stash = list(board.stash)
+    moved = stacks[origin][-1]
+    colour = next_colour(moved.colour)
+    assert colour is not None
+    became = Piece(colour, move.size)
+    stacks[origin] = stacks[origin][:-1]
+    stacks[destination] = (*stacks[destination], became)
+    stash[_KIND_INDEX[moved]] += 1  # X8: the old piece goes back to the stash
+    stash[_KIND_INDEX[became]] -= 1
+    bagged = _bagged_squares(stacks, destination, colour)
+    taken: list[tuple[Square, Piece]] = []
+    for square in sorted(bagged):
+        kept = []
+        for piece in stacks[square]:
+            if piece.colour == colour:  # X11: every piece of the colour on a bagged square
+                taken.append((SQUARES[square], piece))
+                stash[_KIND_INDEX[piece]] += 1
+            else:
+                kept.append(piece)  # whatever was above drops down
+        stacks[square] = tuple(kept)
+    bag = score_bag((p.colour, p.size) for _, p in taken) if taken else None
+    scores = list(board.scores)
+    if bag:
+        scores[SIDES.index(board.turn)] += bag.total
+    after = Position(tuple(stacks), tuple(stash), _other(board.turn),
+                     (scores[0], scores[1]), board.beginner, board.target)  # fmt: skip
+    return TurnResult(position, move, after, tuple(taken), bag, moved, became)
+
+
+def _bagged_squares(stacks: list[tuple[Piece, ...]], square: int, colour: str) -> set[int]:
+    """X11: the squares of every line of three or more through ``square`` where each
+    square holds ``colour`` at any level, and ``square`` itself if its stack holds
+    three or more pieces of ``colour``."""
+
+    def has(index: int) -> bool:
+        return any(p.colour == colour for p in stacks[index])
+
+    found: set[int] = set()
+    column, row = _coords(square)
+    for dc, dr in LINES:
+        run = [square]
+        for sign in (1, -1):
+            c, r = column + sign * dc, row + sign * dr
+            while (i := _index(c, r)) is not None and has(i):
+                run.append(i)
+                c, r = c + sign * dc, r + sign * dr
+        if len(run) >= ROW_LENGTH:
+            found.update(run)
+    if sum(p.colour == colour for p in stacks[square]) >= ROW_LENGTH:
+        found.add(square)
+    return found
+
+
+def _stalls(result: TurnResult) -> bool:
+    """X13: the turn leaves the opponent without a legal move (a winning turn never does:
+    the game is over; ruling XA4)."""
+    return result.position.winner is None and not _can_move(result.position)
+
+
+def _all_pseudo(position: Position) -> list[Move]:
+    moves = _pseudo_moves(position, None)
+    for entry in _entries(position):
+        moves += _pseudo_moves(position, entry)
+    return moves
+
+
+@lru_cache(maxsize=64)
+def _legal(position: Position) -> tuple[Move, ...]:
+    if position.winner:
+        return ()
+    candidates = _all_pseudo(position)
+    fair = [m for m in candidates if not _stalls(_after(position, m))]
+    return tuple(fair if fair else candidates)  # X13: unless every move stalls
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal turn for the side to move (X6-X14), each with one path.
+
+    A turn is an optional entry plus one move and the new size; turns that
+    differ only in the path are listed once. Empty when the game is won or
+    the player must pass (X13).
+    """
+    return list(_legal(position))
+
+
+def play(position: Position, move: Move | None) -> TurnResult:
+    """Make one turn (``None`` passes); raises :class:`IllegalMove` naming the
+    piece, the square and the reason when the rules forbid it."""
+    if position.winner:
+        raise IllegalMove(
+            f"the game is over: {position.winner.capitalize()} reached {position.target} (X3)"
+        )
+    if move is None:
+        if _can_move(position):
+            raise IllegalMove(
+                f"{position.turn.capitalize()} has a legal move, so cannot pass (X13)"
+            )
+        flipped = Position(position.stacks, position.stash, _other(position.turn),
+                           position.scores, position.beginner, position.target)  # fmt: skip
+        return TurnResult(position, None, flipped)
+    board = _enter(position, move.entry) if move.entry else position
+    reason = why_not(board, move.origin, move.destination, entered=move.entry is not None)
+    if reason:
+        raise IllegalMove(reason)
+    mover = board.stacks[move.origin.index][-1]
+    sizes = _sizes_for(board, mover, move.destination.index)
+    if move.size not in sizes:
+        wanted = f"{next_colour(mover.colour)} {SIZE_NAMES[move.size]}"
+        if board.stacks[move.destination.index]:
+            reason = "a capping piece always becomes a pawn (X10)"
+        else:
+            choices = " or ".join(SIZE_NAMES[s] for s in sizes)
+            reason = f"the stash has none left; choose {choices} (X8)"
+        raise IllegalMove(f"the {mover} on {move.origin} cannot become a {wanted}: {reason}")
+    paths = _reach(board, move.origin.index).paths
+    move = Move(move.origin, move.destination, move.size, move.entry,
+                tuple(SQUARES[i] for i in paths[move.destination.index]))  # fmt: skip
+    result = _after(position, move)
+    if _stalls(result) and any(not _stalls(_after(position, m)) for m in _all_pseudo(position)):
+        raise IllegalMove(
+            f"the {mover} cannot go to {move.destination}: that would leave "
+            f"{_other(position.turn).capitalize()} without any legal move (X13)"
+        )
+    return result
+
+
+def why_not(position: Position, origin: Square | str, destination: Square | str,
+            *, entered: bool = False) -> str | None:  # fmt: skip
+    """Why the top piece on ``origin`` may not go to ``destination`` now (X7-X12),
+    or None when it may (X13 is checked by :func:`play`). ``position`` is the
+    board after any entry of this turn."""
+    start, end = _square(origin), _square(destination)
+    problem = _movable_problem(position, start.index)
+    if problem:
+        return problem
+    mover = position.stacks[start.index][-1]
+    if start == end:
+        return f"the {mover} on {start} must end its move on another square (X7)"
+    (sc, sr), (ec, er) = _coords(start.index), _coords(end.index)
+    if abs(sc - ec) + abs(sr - er) > 2:
+        return (
+            f"the {mover} on {start} cannot reach {end}: a piece moves one or two "
+            "orthogonal steps (X7)"
+        )
+    reach = _reach(position, start.index)
+    if end.index in reach.paths:
+        if not _sizes_for(position, mover, end.index):
+            return _step_problem(position, mover, start.index, end.index) or (
+                f"the {mover} on {start} has nothing to become (X8)"
+            )
+        return None
+    return reach.closed.get(end.index, f"the {mover} on {start} cannot reach {end} (X7)")
+
+
+def destinations(position: Position, origin: Square | str, entry: Entry | None = None
+                 ) -> dict[Square, list[Move]]:  # fmt: skip
+    """The legal turns that move the piece on ``origin`` (after ``entry``), by destination."""
+    start = _square(origin)
+    found: dict[Square, list[Move]] = {}
+    for move in _legal(position):
+        if move.origin == start and move.entry == entry:
+            found.setdefault(move.destination, []).append(move)
+    return found
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished board game: the winner (None: a draw) and why it ended."""
+
+    winner: str | None
+    reason: str
+
+
+def outcome(position: Position) -> Outcome | None:
+    """X3: the first side to reach the target wins. Ruling XA5: when neither side
+    has a legal move, the game ends and the higher score wins (equal: a draw)."""
+    if position.winner:
+        return Outcome(position.winner, f"reached {position.target}")
+    if _can_move(position):
+        return None
+    flipped = Position(position.stacks, position.stash, _other(position.turn),
+                       position.scores, position.beginner, position.target)  # fmt: skip
+    if _can_move(flipped):
+        return None
+    r, x = position.scores
+    winner = "rainbow" if r > x else "xeno" if x > r else None
+    return Outcome(winner, "neither side can move")
+
+
+# --- the board game at a table -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetUp:
+    """X5: the start trios are on these squares; ``first`` (a player) moves first.
+
+    ``placements`` are ``(square, piece)`` pairs like ``("C1", "green queen")``.
+    """
+
+    placements: tuple[tuple[str, str], ...]
+    first: str
+
+
+@dataclass(frozen=True)
+class Play:
+    """``player`` makes the turn ``move`` (text, see :meth:`Move.parse`).
+
+    ``piece`` and ``becomes`` say in words what the phone showed ("yellow queen",
+    "red drone"); they must match the board, so a log reads on its own.
+    """
+
+    player: str
+    move: str
+    piece: str
+    becomes: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    """``player`` has no legal move and passes (X13)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class BoardGame:
+    """An Autumn Ash game refereed on the board: the players, the position, the
+    turns so far. Shares the race's reading API (``players``, ``totals``,
+    ``winner``, ``bags``, ``side()``) so score views work for both modes."""
+
+    rainbow: str
+    xeno: str
+    beginner: bool = False
+    position: Position | None = None  # None until the start trios are placed
+    turns: tuple[tuple[str, TurnResult], ...] = ()  # (player, what the turn did)
+    target: int = WINNING_TOTAL
+
+    progressions: ClassVar[Mapping[str, tuple[str, ...]]] = PROGRESSIONS
+    bonus: ClassVar[Mapping[str, int]] = COLOUR_BONUS
+    sizes: ClassVar[Mapping[int, str]] = SIZE_NAMES
+    mode: ClassVar[str] = "board"
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.rainbow, self.xeno
+
+    def side(self, player: str) -> str:
+        if player == self.rainbow:
+            return "rainbow"
+        if player == self.xeno:
+            return "xeno"
+        raise IllegalAction(
+            f"{player!r} is not playing this game ({self.rainbow} and {self.xeno} are)"
+        )
+
+    def player(self, side: str) -> str:
+        return self.rainbow if side == "rainbow" else self.xeno
+
+    def colours(self, player: str) -> tuple[str, ...]:
+        return PROGRESSIONS[self.side(player)]
+
+    @property
+    def totals(self) -> dict[str, int]:
+        if self.position is None:
+            return dict.fromkeys(self.players, 0)
+        return {self.rainbow: self.position.scores[0], self.xeno: self.position.scores[1]}
+
+    @property
+    def bags(self) -> tuple[tuple[str, BagScore], ...]:
+        return tuple((p, t.bag) for p, t in self.turns if t.bag is not None)
+
+    @property
+    def last_bag(self) -> tuple[str, BagScore] | None:
+        return self.bags[-1] if self.bags else None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return outcome(self.position) if self.position else None
+
+    @property
+    def winner(self) -> str | None:
+        result = self.outcome
+        return self.player(result.winner) if result and result.winner else None
+
+    @property
+    def to_move(self) -> str | None:
+        """The player whose turn it is (None before setup and after the end)."""
+        if self.position is None or self.outcome:
+            return None
+        return self.player(self.position.turn)
+
+
+def new_board_game(rainbow: str, xeno: str, *, beginner: bool = False) -> BoardGame:
+    """A board game waiting for its start trios (X5). Raises :class:`RuleError`
+    when the names are empty or the same."""
+    new_game(rainbow, xeno)  # the same checks as the race
+    return BoardGame(rainbow, xeno, beginner)
+
+
+def apply_board(game: BoardGame, action: Any) -> BoardGame:
+    """The board game after ``action``; never mutates ``game``.
+
+    Raises :class:`IllegalAction` for a setup after the start or a move before
+    it, a player out of turn, a Bag (the board bags by itself), and
+    :class:`IllegalMove` for a turn the rules forbid.
+    """
+    if isinstance(action, SetUp):
+        if game.position is not None:
+            raise IllegalAction("the pieces are already set up: undo to set them up again")
+        first = game.side(action.first)
+        position = start_position(action.placements, first, beginner=game.beginner)
+        return BoardGame(game.rainbow, game.xeno, game.beginner, position, (), game.target)
+    if isinstance(action, Bag):
+        raise IllegalAction("on the board the companion bags the rows itself: make the move")
+    if not isinstance(action, Play | Pass):
+        raise IllegalAction(f"{action!r} is not an Autumn Ash action")
+    if game.position is None:
+        raise IllegalAction("place the six start pieces first")
+    side = game.side(action.player)
+    if game.winner or game.outcome:
+        raise IllegalAction("the game is over")
+    if side != game.position.turn:
+        raise IllegalAction(f"it is {game.to_move}'s turn, not {action.player}'s")
+    if isinstance(action, Pass):
+        result = play(game.position, None)
+    else:
+        move = Move.parse(action.move)
+        board = _enter(game.position, move.entry) if move.entry else game.position
+        top = board.top(move.origin)
+        if top is None or str(top) != action.piece.strip().lower():
+            raise IllegalAction(
+                f"the board changed: {move.origin} holds "
+                f"{'the ' + str(top) if top else 'nothing'}, "
+                f"not a {action.piece}; look again and retry"
+            )
+        result = play(game.position, move)
+        if result.became is None or str(result.became) != action.becomes.strip().lower():
+            raise IllegalAction(
+                f"the moved piece becomes a {result.became}, not a {action.becomes}"
+            )
+    return BoardGame(game.rainbow, game.xeno, game.beginner, result.position,
+                     (*game.turns, (action.player, result)), game.target)  # fmt: skip
+
+
+ACTIONS: dict[str, type] = {"Bag": Bag, "SetUp": SetUp, "Play": Play, "Pass": Pass}
