@@ -1,7 +1,7 @@
 """The print-and-play kit: pure functions that return PDF bytes.
 
->>> sorted(PARTS) == sorted(["deck", "standard-deck", "aids", "scorepads", "board",
-...                          "pyramids", "kit"])
+>>> sorted(PARTS) == sorted(["duplex-test", "deck", "standard-deck", "aids", "scorepads",
+...                          "board", "pyramids", "kit"])
 True
 >>> build("deck", Options(paper="letter"))[:5]
 b'%PDF-'
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .sheet import Options, new_canvas, parse_offset
+from .sheet import BLANK_BACKS, Options, new_canvas, parse_offset
 
 __all__ = ["PARTS", "Options", "Part", "build", "parse_offset"]
 
@@ -30,6 +30,14 @@ class Part:
     title: str
     blurb: str
     draw: Callable[[Canvas, Options], None]
+    duplex: bool = False
+    """Printed on both sides of the paper (flip on the long edge)."""
+
+
+def _duplex_test(canvas: Canvas, options: Options) -> None:
+    from .duplex import draw_duplex_test
+
+    draw_duplex_test(canvas, options)
 
 
 def _deck(canvas: Canvas, options: Options) -> None:
@@ -70,13 +78,25 @@ def _pyramids(canvas: Canvas, options: Options) -> None:
 
 _SINGLE_PARTS = (
     Part(
-        "deck", "Pairs deck", "55 cards (one 1, two 2s ... ten 10s), the cut card and backs", _deck
+        "duplex-test",
+        "Duplex test sheet",
+        "one sheet that shows the back correction your printer needs",
+        _duplex_test,
+        duplex=True,
+    ),
+    Part(
+        "deck",
+        "Pairs deck",
+        "55 cards (one 1, two 2s ... ten 10s), the cut card and backs",
+        _deck,
+        duplex=True,
     ),
     Part(
         "standard-deck",
         "Standard deck",
         "52 cards for the Autumn Leaves solitaire, with backs",
         _standard_deck,
+        duplex=True,
     ),
     Part(
         "aids",
@@ -90,7 +110,12 @@ _SINGLE_PARTS = (
         "Autumn Leaves, Pairs, Venture, Leaf and Autumn Ash score sheets",
         _scorepads,
     ),
-    Part("board", "Autumn Ash board", "the 5 × 6 board with entry points and stash areas", _board),
+    Part(
+        "board",
+        "Autumn Ash board",
+        "the 5 × 6 board on one sheet, the two stash strips on another",
+        _board,
+    ),
     Part(
         "pyramids",
         "Pyramid nets",
@@ -101,12 +126,23 @@ _SINGLE_PARTS = (
 
 
 def _kit(canvas: Canvas, options: Options) -> None:
+    """Every part in turn; single-sided sheets get blank backs, so the whole
+    file prints right double-sided and no part shares a sheet of paper with
+    another (every part has an even number of pages)."""
+    setattr(canvas, BLANK_BACKS, True)
     for part in _SINGLE_PARTS:
         part.draw(canvas, options)
 
 
 PARTS: dict[str, Part] = {part.name: part for part in _SINGLE_PARTS}
-PARTS["kit"] = Part("kit", "The whole kit", "every part above in one PDF", _kit)
+PARTS["kit"] = Part(
+    "kit",
+    "The whole kit",
+    "every part above in one PDF, to print double-sided (blank backs behind the "
+    "single-sided sheets)",
+    _kit,
+    duplex=True,
+)
 
 
 def build(part: str, options: Options | None = None) -> bytes:
@@ -131,4 +167,6 @@ def filename(part: str, options: Options) -> str:
         bits.append(options.card)
         if options.bleed:
             bits.append("bleed")
+        if options.ink_saving:
+            bits.append("light-backs")
     return "-".join(bits) + ".pdf"

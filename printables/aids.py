@@ -2,14 +2,16 @@
 
 Two aids share a sheet (cut on the dashed line). The numbers on them (losing
 scores, slug sizes, scoring tables, bonuses) come from :mod:`companion.rules`,
-so the aids and the referees always agree. The QR code opens the companion
-at the URL chosen in :class:`~printables.sheet.Options`.
+so the aids and the referees always agree. The QR code opens the game's own
+page (:attr:`Aid.page`) under the companion's public address chosen in
+:class:`~printables.sheet.Options`, and the address is printed under it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 import qrcode
 from reportlab.lib.colors import HexColor
@@ -18,7 +20,21 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, venture
 
-from .sheet import FOOTER_TOP_MM, INK, SAFE_EDGE_MM, SOFT, Options, draw_footer, mm, saved
+from .sheet import (
+    FOOTER_TOP_MM,
+    INK,
+    SAFE_EDGE_MM,
+    SANS,
+    SANS_BOLD,
+    SOFT,
+    Options,
+    draw_footer,
+    end_single_sided_sheet,
+    fitted_font_size,
+    furniture,
+    mm,
+    saved,
+)
 
 QR_MM = 24.0
 """Side of the printed QR code (big enough for a phone at arm's length)."""
@@ -33,6 +49,12 @@ class Aid:
     tagline: str
     colour: str
     sections: tuple[tuple[str, tuple[Block, ...]], ...]
+    page: str = ""
+    """The game's own page, relative to the companion's address ("new/pairs")."""
+
+    def url(self, base: str) -> str:
+        """What this aid's QR code opens, under the companion's address ``base``."""
+        return urljoin(base if base.endswith("/") else base + "/", self.page)
 
     @property
     def key_lines(self) -> list[str]:
@@ -90,6 +112,7 @@ def pairs_aid() -> Aid:
                 ),
             ),
         ),
+        page="new/pairs",
     )
 
 
@@ -125,6 +148,7 @@ def continuous_aid() -> Aid:
                 ),
             ),
         ),
+        page="new/pairs",
     )
 
 
@@ -169,6 +193,7 @@ def venture_aid() -> Aid:
                 ),
             ),
         ),
+        page="new/venture",
     )
 
 
@@ -212,6 +237,7 @@ def autumn_leaves_aid() -> Aid:
                 ),
             ),
         ),
+        page="new/autumn_leaves",
     )
 
 
@@ -268,6 +294,7 @@ def leaf_aid() -> Aid:
                 ),
             ),
         ),
+        page="new/north_wind",
     )
 
 
@@ -313,6 +340,7 @@ def autumn_ash_aid() -> Aid:
             ),
             ("Scoring", (f"Pips bagged, plus once per colour per move: {bonuses}.",)),
         ),
+        page="new/autumn_ash",
     )
 
 
@@ -430,6 +458,15 @@ def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | Non
     def place(unit: list[tuple[str, Block]], col: int, y: float) -> tuple[list[Op], float]:
         ops: list[Op] = []
         x = box.x + pad + col * (column_w + column_gap)
+        # A table's columns line up: one label width and one column pitch for
+        # all its rows, set by its longest label and its narrowest row.
+        rows = [tuple(block) for kind, block in unit if kind == "row"]
+        if rows:
+            room = min(width_at(col, y - k * leading) for k in range(len(unit) + 2))
+            first = max(
+                room * 0.3, max(stringWidth(row[0], SANS_BOLD, size) for row in rows) + mm(2)
+            )
+            rest = (room - first) / (max(len(row) for row in rows) - 1)
         for kind, block in unit:
             if kind == "heading":
                 y -= size * 1.5
@@ -437,9 +474,6 @@ def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | Non
             elif kind == "row":
                 y -= leading
                 cells = tuple(block)
-                room = width_at(col, y)
-                first = max(room * 0.3, stringWidth(cells[0], "Helvetica-Bold", size) + mm(2))
-                rest = (room - first) / (len(cells) - 1)
                 ops.append(("label", x, y, cells[0]))
                 for index, cell in enumerate(cells[1:]):
                     ops.append(("cell", x + first + (index + 0.5) * rest, y, cell))
@@ -451,7 +485,7 @@ def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | Non
                     take = 1
                     while (
                         take < len(words)
-                        and stringWidth(" ".join(words[: take + 1]), "Helvetica", size) <= room
+                        and stringWidth(" ".join(words[: take + 1]), SANS, size) <= room
                     ):
                         take += 1
                     ops.append(("line", x, y, " ".join(words[:take])))
@@ -498,16 +532,16 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         canvas.drawPath(path, stroke=0, fill=1)
         canvas.rect(box.x, box.y + box.h - mm(9), box.w, mm(4), stroke=0, fill=1)
         canvas.setFillColor(HexColor("#ffffff"))
-        canvas.setFont("Helvetica-Bold", 13)
+        canvas.setFont(SANS_BOLD, 13)
         canvas.drawString(box.x + mm(3), box.y + box.h - mm(6.6), aid.game)
-        canvas.setFont("Helvetica", 7.5)
+        canvas.setFont(SANS, 7.5)
         canvas.drawRightString(box.x + box.w - mm(3), box.y + box.h - mm(6.1), aid.tagline)
         size = fitted_size(aid, box)
         fonts = {
-            "heading": ("Helvetica-Bold", size * 1.15),
-            "label": ("Helvetica-Bold", size),
-            "cell": ("Helvetica", size),
-            "line": ("Helvetica", size),
+            "heading": (SANS_BOLD, size * 1.15),
+            "label": (SANS_BOLD, size),
+            "cell": (SANS, size),
+            "line": (SANS, size),
         }
         for kind, x, y, text in _layout(aid, box, size) or []:
             canvas.setFillColor(colour if kind == "heading" else INK)
@@ -518,13 +552,27 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
                 canvas.drawString(x, y, text.upper() if kind == "heading" else text)
         qx = box.x + box.w - mm(3 + QR_MM)
         qy = box.y + box.h - mm(11 + 3 + QR_MM)
-        draw_qr(canvas, url, qx, qy, mm(QR_MM))
+        link = aid.url(url)
+        draw_qr(canvas, link, qx, qy, mm(QR_MM))
         canvas.setFillColor(SOFT)
-        canvas.setFont("Helvetica", 5.5)
-        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(3), "scan: the table companion")
-        url_text = url if len(url) <= 44 else url[:41] + "..."
-        canvas.setFont("Helvetica", 5)
-        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2), url_text)
+        room = mm(QR_MM + 3)
+        caption = f"scan: a {aid.game.split(':')[0]} table"
+        canvas.setFont(SANS, fitted_font_size(caption, False, 5.5, room))
+        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(3), caption)
+        link_text, link_size = printed_address(link, room)
+        canvas.setFont(SANS, link_size)
+        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2), link_text)
+
+
+def printed_address(link: str, room: float) -> tuple[str, float]:
+    """The QR code's address as printed under it, and its font size: the
+    whole address if it fits ``room`` at 3.5 pt or more, else shortened."""
+    size = fitted_font_size(link, False, 5.0, room)
+    text = link
+    while size < 3.5:
+        text = text[:-4] + "..."
+        size = fitted_font_size(text, False, 5.0, room)
+    return text, size
 
 
 def draw_aids(canvas: Canvas, options: Options) -> None:
@@ -538,10 +586,10 @@ def draw_aids(canvas: Canvas, options: Options) -> None:
             _draw_aid(canvas, aid, box, options.url)
         # Cut line between the two halves.
         cut = (boxes[0].y + boxes[1].y + boxes[1].h) / 2
-        with saved(canvas):
+        with furniture(canvas):
             canvas.setDash(3, 2)
             canvas.setStrokeColor(SOFT)
             canvas.setLineWidth(0.4)
             canvas.line(mm(SAFE_EDGE_MM), cut, width - mm(SAFE_EDGE_MM), cut)
         draw_footer(canvas, options, f"Player aids · sheet {sheet + 1} of {sheets}")
-        canvas.showPage()
+        end_single_sided_sheet(canvas)

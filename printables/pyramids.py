@@ -19,7 +19,19 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash
 
-from .sheet import FOOTER_TOP_MM, INK, SAFE_EDGE_MM, SOFT, Options, draw_footer, mm, saved
+from .sheet import (
+    FOOTER_TOP_MM,
+    INK,
+    SAFE_EDGE_MM,
+    SANS,
+    SANS_BOLD,
+    SOFT,
+    Options,
+    draw_footer,
+    end_single_sided_sheet,
+    mm,
+    saved,
+)
 
 SIZES: dict[str, tuple[float, float, int]] = {
     "small": (14.29, 25.40, autumn_ash.PAWN),
@@ -33,6 +45,9 @@ TRIOS_PRINTED = 2
 
 GAP_MM = 1.6
 """Bare paper between two nets."""
+
+GLUE_TAB_MM = 5.0
+"""The narrowest glue tab: anything smaller is too fiddly to fold and glue."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,7 @@ def _net_shape(size: str, upright: bool) -> tuple[Point, tuple[Point, ...], tupl
         (edge * math.cos(start + k * alpha), edge * math.sin(start + k * alpha)) for k in range(5)
     )
     # Glue tab on the free edge apex-P4: a trapezoid folded under face 1.
-    width = mm(max(3.0, dims.base * 0.22))
+    width = mm(max(GLUE_TAB_MM, dims.base * 0.25))
     p4 = corners[4]
     length = math.hypot(*p4)
     ux, uy = p4[0] / length, p4[1] / length
@@ -143,11 +158,11 @@ def _net_shape(size: str, upright: bool) -> tuple[Point, tuple[Point, ...], tupl
     return (0.0, 0.0), corners, tab
 
 
-TURN_DEGREES: dict[str, float] = {"large": 30.0, "medium": 140.0, "small": 305.0}
+TURN_DEGREES: dict[str, float] = {"large": 30.0, "medium": 35.0, "small": 325.0}
 """How far each size's net is turned on the sheet. A search over turns in 5
-degree steps found these pack the most nets on both papers (an A4 sheet
-holds 15 large, 24 medium or 42 small): the kit's 60 nets take 3 A4 or 4
-Letter sheets."""
+degree steps (with glue tabs at least :data:`GLUE_TAB_MM` wide) found these
+pack the most nets on both papers: the kit's 60 nets take 3 A4 or 4 Letter
+sheets."""
 
 
 def _turned_shape(size: str) -> tuple[Point, tuple[Point, ...], tuple[Point, ...]]:
@@ -387,7 +402,7 @@ def _draw_net(canvas: Canvas, net: PlacedNet) -> None:
             angle += 180
         canvas.rotate(angle)
         canvas.setFillColor(SOFT)
-        canvas.setFont("Helvetica", 4)
+        canvas.setFont(SANS, 4)
         canvas.drawCentredString(0, -1.4, "glue")
     # Cut line all round; fold lines dashed.
     canvas.setStrokeColor(INK)
@@ -436,10 +451,10 @@ def _face_marks(
             x = (pip - (dims.pips - 1) / 2) * step
             canvas.circle(x, y, radius, stroke=1, fill=1)
         size = max(4.0, mm(dims.base) * 0.15)
-        canvas.setFont("Helvetica-Bold", size)
+        canvas.setFont(SANS_BOLD, size)
         label_y = y + radius + size * 0.6
         canvas.setFillColor(fill)
-        text_w = canvas.stringWidth(colour, "Helvetica-Bold", size)
+        text_w = canvas.stringWidth(colour, SANS_BOLD, size)
         canvas.rect(-text_w / 2 - 1, label_y - 1.2, text_w + 2, size + 0.6, stroke=0, fill=1)
         canvas.setFillColor(ink)
         canvas.drawCentredString(0, label_y, colour)
@@ -450,11 +465,11 @@ def draw_pyramids(canvas: Canvas, options: Options) -> None:
     width, height = options.page_size
     for number, page in enumerate(pages, start=1):
         canvas.setFillColor(INK)
-        canvas.setFont("Helvetica-Bold", 10)
+        canvas.setFont(SANS_BOLD, 10)
         canvas.drawString(
             mm(SAFE_EDGE_MM + 3), height - mm(SAFE_EDGE_MM + 4), "Autumn Ash pyramids"
         )
-        canvas.setFont("Helvetica", 7)
+        canvas.setFont(SANS, 7)
         canvas.drawRightString(
             width - mm(SAFE_EDGE_MM + 3),
             height - mm(SAFE_EDGE_MM + 4),
@@ -465,4 +480,4 @@ def draw_pyramids(canvas: Canvas, options: Options) -> None:
             with saved(canvas):
                 _draw_net(canvas, net)
         draw_footer(canvas, options, f"Pyramid nets · page {number} of {len(pages)}")
-        canvas.showPage()
+        end_single_sided_sheet(canvas)

@@ -16,7 +16,19 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash, autumn_leaves, cards, leaf, pairs, venture
 
-from .sheet import FOOTER_TOP_MM, INK, SAFE_EDGE_MM, SOFT, Options, draw_footer, mm, saved
+from .sheet import (
+    FOOTER_TOP_MM,
+    INK,
+    SAFE_EDGE_MM,
+    SANS,
+    SANS_BOLD,
+    SOFT,
+    Options,
+    draw_footer,
+    end_single_sided_sheet,
+    mm,
+    saved,
+)
 
 LINE = HexColor("#8a7f70")
 SHADE = HexColor("#efe6d6")
@@ -30,9 +42,9 @@ def _title(canvas: Canvas, options: Options, title: str, subtitle: str, colour: 
     canvas.setFillColor(HexColor(colour))
     canvas.rect(mm(MARGIN_MM), top - mm(10), width - 2 * mm(MARGIN_MM), mm(10), stroke=0, fill=1)
     canvas.setFillColor(HexColor("#ffffff"))
-    canvas.setFont("Helvetica-Bold", 14)
+    canvas.setFont(SANS_BOLD, 14)
     canvas.drawString(mm(MARGIN_MM + 3), top - mm(7), title)
-    canvas.setFont("Helvetica", 8)
+    canvas.setFont(SANS, 8)
     canvas.drawRightString(width - mm(MARGIN_MM + 3), top - mm(6.5), subtitle)
     return top - mm(14)
 
@@ -64,7 +76,7 @@ def _grid(
             if text:
                 bold = index < header_rows or column == 0
                 canvas.setFillColor(INK)
-                canvas.setFont("Helvetica-Bold" if bold else "Helvetica", size)
+                canvas.setFont(SANS_BOLD if bold else SANS, size)
                 if column == 0:
                     canvas.drawString(cx + mm(1.5), y + height / 2 - size * 0.35, text)
                 else:
@@ -85,7 +97,7 @@ def _grid(
 
 def _note(canvas: Canvas, x: float, y: float, lines: Sequence[str], size: float = 7.5) -> float:
     canvas.setFillColor(SOFT)
-    canvas.setFont("Helvetica", size)
+    canvas.setFont(SANS, size)
     for line in lines:
         y -= size * 1.35
         canvas.drawString(x, y, line)
@@ -139,6 +151,11 @@ def _autumn_leaves(canvas: Canvas, options: Options) -> None:
             ) - mm(6)
 
 
+PAIRS_MANY_ROWS = 8
+"""Rows under "6 or more players" (the losing score is the same from 6 up)."""
+PAIRS_OWN_TARGET_ROWS = 6
+
+
 def _pairs(canvas: Canvas, options: Options) -> None:
     width, _ = options.page_size
     top = _title(
@@ -148,25 +165,40 @@ def _pairs(canvas: Canvas, options: Options) -> None:
     name_w = mm(24)
     longest = pairs.losing_score(2)
     box = min(mm(5.4), (width - 2 * left - name_w) / longest)
-    for players in range(2, 7):
-        target = pairs.losing_score(players)
+    sections: list[tuple[str, int, int | None]] = [
+        (
+            f"{players}{' or more' if players == 6 else ''} players: you lose at "
+            f"{pairs.losing_score(players)}",
+            PAIRS_MANY_ROWS if players == 6 else players,
+            pairs.losing_score(players),
+        )
+        for players in range(2, 7)
+    ]
+    sections.append(
+        (
+            "Your own target: ____ points (shade its box before you start)",
+            PAIRS_OWN_TARGET_ROWS,
+            None,
+        )
+    )
+    for label, rows, target in sections:
         canvas.setFillColor(INK)
-        canvas.setFont("Helvetica-Bold", 9)
-        label = f"{players}{' or more' if players == 6 else ''} players: you lose at {target}"
+        canvas.setFont(SANS_BOLD, 9)
         canvas.drawString(left, top - mm(4), label)
         top -= mm(6)
-        for _ in range(players):
+        boxes = target or longest
+        for _ in range(rows):
             top -= box + mm(1.2)
             canvas.setStrokeColor(LINE)
             canvas.setLineWidth(0.5)
             canvas.line(left, top, left + name_w - mm(2), top)
-            for point in range(1, target + 1):
+            for point in range(1, boxes + 1):
                 bx = left + name_w + (point - 1) * box
                 losing = point == target
                 canvas.setFillColor(HexColor("#d9b9a8") if losing else HexColor("#ffffff"))
                 canvas.rect(bx, top, box, box, stroke=1, fill=1)
                 canvas.setFillColor(SOFT if not losing else INK)
-                canvas.setFont("Helvetica-Bold" if losing else "Helvetica", 5.5)
+                canvas.setFont(SANS_BOLD if losing else SANS, 5.5)
                 canvas.drawCentredString(bx + box / 2, top + box / 2 - 2, str(point))
         top -= mm(3)
 
@@ -304,7 +336,7 @@ def _autumn_ash(canvas: Canvas, options: Options) -> None:
     )
     left = mm(MARGIN_MM)
     canvas.setFillColor(INK)
-    canvas.setFont("Helvetica", 8.5)
+    canvas.setFont(SANS, 8.5)
     bonuses = "   ".join(
         f"{colour} +{autumn_ash.COLOUR_BONUS[colour]}"
         for colour in autumn_ash.COLOURS
@@ -322,7 +354,7 @@ def _autumn_ash(canvas: Canvas, options: Options) -> None:
         header = ["Move", "Pips", "Bonus", "Total"]
         rows = [header] + [[str(n), "", "", ""] for n in range(1, rows_count + 1)]
         canvas.setFillColor(INK)
-        canvas.setFont("Helvetica-Bold", 10)
+        canvas.setFont(SANS_BOLD, 10)
         canvas.drawString(
             x, top - mm(4), f"{side.capitalize()}: " + " > ".join(autumn_ash.PROGRESSIONS[side])
         )
@@ -336,7 +368,7 @@ def _autumn_ash(canvas: Canvas, options: Options) -> None:
             size=9,
         )
     canvas.setFillColor(SOFT)
-    canvas.setFont("Helvetica", 7.5)
+    canvas.setFont(SANS, 7.5)
     canvas.drawString(
         left,
         mm(FOOTER_TOP_MM + 2),
@@ -359,4 +391,4 @@ def draw_scorepads(canvas: Canvas, options: Options) -> None:
         with saved(canvas):
             draw(canvas, options)
         draw_footer(canvas, options, f"Score pads · {name} · {number} of {len(PADS)}")
-        canvas.showPage()
+        end_single_sided_sheet(canvas)

@@ -189,6 +189,19 @@ def new_canvas(options: Options, title: str) -> tuple[Canvas, io.BytesIO]:
     return canvas, buffer
 
 
+BLANK_BACKS = "_leafpile_blank_backs"
+"""Canvas attribute: when true, every single-sided sheet is followed by a
+blank page, so the whole file can be printed double-sided."""
+
+
+def end_single_sided_sheet(canvas: Canvas) -> None:
+    """Finish a sheet meant for one side of the paper (with its blank back
+    when the document is to be printed double-sided as a whole)."""
+    canvas.showPage()
+    if getattr(canvas, BLANK_BACKS, False):
+        canvas.showPage()
+
+
 @contextmanager
 def saved(canvas: Canvas) -> Iterator[Canvas]:
     canvas.saveState()
