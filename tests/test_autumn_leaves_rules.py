@@ -634,7 +634,7 @@ def test_reveal_counts_cards_already_on_the_piles():
 
 def test_reveal_twice_in_a_round_is_refused():
     state = apply(new_game(THREE), Reveal((("Ana", 4),)))
-    with pytest.raises(IllegalAction, match="already revealed a 4"):
+    with pytest.raises(IllegalAction, match="already revealed a card this round"):
         apply(state, Reveal((("Ana", 5),)))
 
 

@@ -243,10 +243,18 @@ class Highest:
     cards: tuple[tuple[str, int], ...]
 
 
-Action = Reveal | Place | TakeBack | DiscardDraw | Highest
+@dataclass(frozen=True)
+class Unreveal:
+    """``player``'s card revealed this round is taken back before the round
+    starts (their seat moved to another phone, or they entered a wrong card)."""
+
+    player: str
+
+
+Action = Reveal | Place | TakeBack | DiscardDraw | Highest | Unreveal
 
 ACTIONS: dict[str, type] = {
-    cls.__name__: cls for cls in (Reveal, Place, TakeBack, DiscardDraw, Highest)
+    cls.__name__: cls for cls in (Reveal, Place, TakeBack, DiscardDraw, Highest, Unreveal)
 }
 
 
@@ -339,6 +347,10 @@ class State:
     winner: str | None
     highest: tuple[int | None, ...]
     results: tuple[HandResult, ...]
+    # AX1: players whose reveals could not all be true, asked to enter again;
+    # and the players whose reveal this round is a card they took back earlier.
+    recheck: tuple[str, ...] = ()
+    from_hand: frozenset[str] = frozenset()
 
     # -- reading the state -------------------------------------------------
 
@@ -406,6 +418,18 @@ class State:
     def fits(self) -> tuple[str, ...]:
         """Owners of the piles the player to act may use (see :func:`legal_piles`)."""
         return legal_piles(self)
+
+    def public_cards(self, player: str | None = None) -> Counter[int]:
+        """The cards of this hand that ``player`` (or anybody, for None) can
+        see: :meth:`known_cards` without the other players' reveals still
+        hidden in the reveal phase (AX1)."""
+        known = self.known_cards()
+        if self.phase == REVEAL:
+            for other, card in zip(self.players, self.revealed, strict=True):
+                # A card taken back earlier was public before it was revealed.
+                if card is not None and other != player and other not in self.from_hand:
+                    known[card] -= 1
+        return known
 
     def known_cards(self) -> Counter[int]:
         """Every card of this hand the companion knows about (piles, discards,
@@ -545,6 +569,8 @@ def apply(state: State, action: Action) -> State:
         return _cannot_place(state, action)
     if isinstance(action, Highest):
         return _highest(state, action)
+    if isinstance(action, Unreveal):
+        return _unreveal(state, action)
     raise IllegalAction(f"{action!r} is not an Autumn Leaves action")
 
 
@@ -599,12 +625,16 @@ def _reveal(state: State, action: Reveal) -> State:
     entries = _entries(action.cards, "revealed cards")
     revealed = state.revealed
     known_in_hand = state.known_in_hand
-    known = state.known_cards()
+    from_hand = set(state.from_hand)
+    # AX1: an entry is checked only against what the phone entering it can
+    # see (the table, and the cards entered in this same action), never
+    # against other players' hidden reveals.
+    known = state.public_cards(entries[0][0] if len(entries) == 1 else None)
     for player, card in entries:
         i = state.seat(player)
         if revealed[i] is not None:
             raise IllegalAction(
-                f"{player} has already revealed a {revealed[i]} this round (undo to change it)"
+                f"{player} has already revealed a card this round (undo to change it)"
             )
         mine = known_in_hand[i]
         if card in mine:
@@ -612,6 +642,7 @@ def _reveal(state: State, action: Reveal) -> State:
             rest = list(mine)
             rest.remove(card)
             known_in_hand = _set(known_in_hand, i, tuple(rest))
+            from_hand.add(player)
         elif len(mine) >= state.hand_sizes[i]:
             cards = ", ".join(str(c) for c in mine)
             raise IllegalAction(
@@ -621,10 +652,52 @@ def _reveal(state: State, action: Reveal) -> State:
             _check_one_more(known, card)
             known[card] += 1
         revealed = _set(revealed, i, card)
-    state = replace(state, revealed=revealed, known_in_hand=known_in_hand)
+    entered = {player for player, _ in entries}
+    state = replace(
+        state,
+        revealed=revealed,
+        known_in_hand=known_in_hand,
+        from_hand=frozenset(from_hand),
+        recheck=tuple(p for p in state.recheck if p not in entered),
+    )
     if any(c is None for c in revealed):
         return state
-    return _start_round(state)
+    clashing = _clashing_reveals(state)
+    if clashing:
+        # AX1: nothing is revealed; the players concerned enter their card again.
+        for player in clashing:
+            state = _unreveal(state, Unreveal(player))
+        return replace(state, recheck=clashing)
+    return _start_round(replace(state, from_hand=frozenset()))
+
+
+def _clashing_reveals(state: State) -> tuple[str, ...]:
+    """Players whose newly revealed card is of a rank now over the deck's count."""
+    known = state.known_cards()
+    over = {rank for rank, count in known.items() if count > copies(rank)}
+    return tuple(
+        p
+        for p, card in zip(state.players, state.revealed, strict=True)
+        if card in over and p not in state.from_hand
+    )
+
+
+def _unreveal(state: State, action: Unreveal) -> State:
+    if state.phase != REVEAL:
+        raise IllegalAction(_not_now(state, "take back a revealed card"))
+    i = state.seat(action.player)
+    card = state.revealed[i]
+    if card is None:
+        raise IllegalAction(f"{action.player} has not revealed a card this round")
+    known_in_hand = state.known_in_hand
+    if action.player in state.from_hand:  # it goes back to the known cards in hand
+        known_in_hand = _set(known_in_hand, i, tuple(sorted((*known_in_hand[i], card))))
+    return replace(
+        state,
+        revealed=_set(state.revealed, i, None),
+        known_in_hand=known_in_hand,
+        from_hand=state.from_hand - {action.player},
+    )
 
 
 def _start_round(state: State) -> State:
@@ -914,6 +987,7 @@ __all__ = [
     "Reveal",
     "State",
     "TakeBack",
+    "Unreveal",
     "apply",
     "can_place",
     "check_known",

@@ -437,6 +437,9 @@ class State:
     captured: tuple[tuple[int, ...], ...] = ()
     bids: tuple[int | None, ...] = ()
     rounds: tuple[Round, ...] = field(default=())
+    # Players whose bids could not all be true at the reveal (VX1): their
+    # bids were taken back and they are asked to check their card and bid again.
+    recheck: tuple[str, ...] = ()
 
     @property
     def hand_size(self) -> int:
@@ -591,8 +594,11 @@ def apply(state: State, action: Action) -> State:
       completes the round fires them all (V2-V7) and starts the next round;
       after the last round (one per card in hand, V1) the game is over.
 
-    Every card the companion knows (pool, captured piles, this round's bids)
-    must fit the deck, or the action is refused.
+    A bid must fit the deck together with the face-up cards (pool and
+    captured piles), or it is refused; it is never checked against the other
+    secret bids. When the last bid makes a set that cannot all be true (two
+    players bid the only 1), nothing fires: the bids of that rank are taken
+    back and their bidders are listed in ``State.recheck`` (VX1).
 
     Raises :class:`~companion.rules.errors.InvalidCard` for a card that is
     not a rank 1..10, :class:`~companion.rules.errors.TooManyCopies` when the
@@ -646,30 +652,44 @@ def _bid(state: State, action: Bid | ChangeBid | WithdrawBid) -> State:
     if isinstance(action, ChangeBid) and bids[seat] is None:
         raise IllegalAction(f"{player} has not bid this round, so there is no bid to change")
     bids[seat] = card
-    _check_known(state, bids, player, card)
+    _check_known(state, player, card)
+    recheck = tuple(p for p in state.recheck if p != player)
     if any(bid is None for bid in bids):
-        return replace(state, bids=tuple(bids))
-    return _fire(state, [b for b in bids if b is not None])
+        return replace(state, bids=tuple(bids), recheck=recheck)
+    clashing = _clashing_bidders(state, bids)
+    if clashing:
+        # VX1: nothing is revealed; only the bidders concerned bid again.
+        kept = tuple(None if p in clashing else b for p, b in zip(state.players, bids, strict=True))
+        return replace(state, bids=kept, recheck=clashing)
+    return _fire(replace(state, recheck=()), [b for b in bids if b is not None])
 
 
-def _check_known(state: State, bids: list[int | None], player: str, card: int) -> None:
-    known = list(state.pool)
-    for pile in state._captured():
-        known.extend(pile)
-    known.extend(bid for bid in bids if bid is not None)
+def _check_known(state: State, player: str, card: int) -> None:
+    """A bid is checked only against what its bidder can see (VX1): the pool,
+    the captured piles and the card itself, never the other secret bids, so a
+    refusal tells the bidder nothing about anybody's hand."""
     try:
-        check_composition(known)
+        check_composition([*state.face_up_cards(), card])
     except TooManyCopies:
-        # Only this bid can be over: every earlier entry was checked the same way.
         if card == 1:
-            seen = "the only 1 is already in the pool, in a captured pile or in another bid"
+            seen = "the only 1 is already in the pool or in a captured pile"
         else:
-            seen = (
-                f"all {card} cards of rank {card} are already in the pool, "
-                "in captured piles or in other bids"
-            )
-        article = "an" if card == 8 else "a"
-        raise TooManyCopies(f"{player} cannot bid {article} {card}: {seen}") from None
+            seen = f"all {card} cards of rank {card} are already in the pool or in captured piles"
+        raise TooManyCopies(f"{player} cannot bid {article(card)} {card}: {seen}") from None
+
+
+def _clashing_bidders(state: State, bids: list[int | None]) -> tuple[str, ...]:
+    """The bidders of every rank bid more often than the deck has copies left
+    (VX1); empty when all the bids can be true together."""
+    seen = Counter(state.face_up_cards())
+    seen.update(b for b in bids if b is not None)
+    over = {rank for rank, count in seen.items() if count > copies(rank)}
+    return tuple(p for p, b in zip(state.players, bids, strict=True) if b in over)
+
+
+def article(card: int) -> str:
+    """The article before a spoken rank: "an 8", "a 7"."""
+    return "an" if card == 8 else "a"
 
 
 def _fire(state: State, cards: list[int]) -> State:

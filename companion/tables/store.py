@@ -17,15 +17,18 @@ start page lists.
 from __future__ import annotations
 
 import copy
+import gc
 import json
+import os
 import re
 import secrets
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from threading import Lock
 from typing import Any
 
@@ -38,6 +41,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    insert,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -129,6 +133,20 @@ class JoinCodeRow(Base):
     code: Mapped[str] = mapped_column(String(16), primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ArchivedTableRow(Base):
+    """An expired table's export, kept so nothing is lost silently (see expire_tables)."""
+
+    __tablename__ = "archived_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(MAX_TITLE_LENGTH * 4))
+    last_played_at: Mapped[datetime] = mapped_column(DateTime)
+    archived_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+    export: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 # --- errors ---------------------------------------------------------------
@@ -276,6 +294,21 @@ def _sqlite_pragmas(engine: Engine) -> None:
         connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
 
 
+def _private_sqlite_file(database: str | None) -> None:
+    """Create a new SQLite file (and a missing folder) readable by its owner only.
+
+    The tables' addresses are their keys, so the database is as secret as the
+    session key. SQLite gives its -wal and -shm files the database's mode.
+    """
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 # Any fixed number: the PostgreSQL advisory lock that serialises creating the schema.
 _SCHEMA_LOCK = 0x1EAF911E
 
@@ -303,6 +336,7 @@ class Store:
         self.engine = create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"))
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         if self.is_sqlite:
+            _private_sqlite_file(self.engine.url.database)
             _sqlite_pragmas(self.engine)
         _create_schema(self.engine)
         # Keyed by token, never by id: SQLite reuses the id of a deleted table
@@ -342,14 +376,30 @@ class Store:
         seed: int | None = None,
     ) -> TableView:
         """Create a table after checking the game accepts this setup."""
+        row, _ = self._new_table_row(game, players, options, title, seed)
+        with self._write() as session:
+            session.add(row)
+            session.flush()
+            view = _view(row)
+        return view
+
+    @staticmethod
+    def _new_table_row(
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        title: str,
+        seed: int | None,
+    ) -> tuple[TableRow, Any]:
+        """A checked, unsaved table row and the game's first state."""
         kind = load().get(game)
         if kind is None:
-            raise TableError(f"there is no game called {game!r}")
+            raise TableError(f"there is no game called {_clip(game, 24)!r}")
         names = tuple(check_player_names(players, kind))
         options = dict(options or {})
         seed = secrets.randbelow(2**31) if seed is None else int(seed)
         try:
-            kind.new_state(names, options, seed)
+            state = kind.new_state(names, options, seed)
         except RuleError as exc:
             raise TableError(str(exc)) from exc
         title = plain_text(title)[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
@@ -361,11 +411,7 @@ class Store:
             setup={"players": list(names), "options": options, "seed": seed},
             version=0,
         )
-        with self._write() as session:
-            session.add(row)
-            session.flush()
-            view = _view(row)
-        return view
+        return row, state
 
     def table(self, token: str) -> TableView:
         with self._read() as session:
@@ -634,7 +680,8 @@ class Store:
             return False
         then = self._state_at(session, row, seen_version)
         try:
-            return bool(depends_on(then, payload) == depends_on(now.state, payload))
+            key = depends_on(then, payload)
+            return key is not None and bool(key == depends_on(now.state, payload))
         except Exception:  # a malformed action depends on everything; apply() says why
             return False
 
@@ -763,8 +810,16 @@ class Store:
 
     # import / export
 
-    def export(self, token: str) -> dict[str, Any]:
-        snap = self.snapshot(token)
+    def export(
+        self,
+        token: str,
+        *,
+        events: Sequence[Event] | None = None,
+        snapshot: Snapshot | None = None,
+    ) -> dict[str, Any]:
+        """The table as a JSON-ready dict; ``events`` replaces the log (the
+        web layer passes the log as the person exporting may see it)."""
+        snap = snapshot or self.snapshot(token)
         t = snap.table
         # A deep copy: the payloads are the cached snapshot's own objects, and a
         # caller editing the export must not change what the table shows.
@@ -784,58 +839,156 @@ class Store:
                         "seat": e.seat,
                         "at": e.created_at.isoformat() + "Z",
                     }
-                    for e in snap.events
+                    for e in (snap.events if events is None else events)
                 ],
             }
         )
 
-    def import_table(self, data: Any) -> TableView:
-        """Create a new table (new addresses) from an export, replaying it to check it."""
+    def import_table(
+        self,
+        data: Any,
+        check_options: Callable[[str, tuple[str, ...], Mapping[str, Any]], None] | None = None,
+    ) -> TableView:
+        """Create a new table (new addresses) from an export, checking every event.
+
+        Linear in the log's length: the log is folded once with the game's
+        ``apply``, keeping the state after each action that counts, so an undo
+        pops a state and a redo pushes one back (replaying the log per event,
+        as before, cost minutes for a few thousand undos). Then the table and
+        all its events are written in one transaction, so a refused file
+        leaves nothing behind. ``check_options(game, players, options)``
+        checks the options as the new-table form would (the web layer knows
+        the forms); it raises :class:`TableError`.
+        """
         if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
             raise TableError("this file is not a Leafpile table export")
         setup = data.get("setup")
         events = data.get("events")
         if not isinstance(setup, Mapping) or not isinstance(events, list):
             raise TableError("this export has no setup or no events")
+        if len(events) > MAX_IMPORT_EVENTS:
+            raise TableError(f"this export has more than {MAX_IMPORT_EVENTS:,} events")
+        game = data.get("game")
         players = setup.get("players")
         seed = setup.get("seed")
         options = setup.get("options", {})
+        if not isinstance(game, str) or game not in load():
+            raise TableError(f"there is no game called {_clip(game, 24)!r} on this server")
         if not isinstance(players, list) or not isinstance(options, Mapping):
             raise TableError("this export's setup is damaged")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TableError("this export's setup is damaged")
-        table = self.create_table(
-            str(data.get("game")),
-            [str(p) for p in players],
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise TableError(
+                "this export's setup is damaged: its seed is not a whole number from 0 to 2⁵³"
+            )
+        if _depth(data) > MAX_IMPORT_DEPTH:
+            raise TableError("this export is nested far deeper than any Leafpile table")
+        title = data.get("title")
+        row, state = self._new_table_row(
+            game,
+            [str(p)[:200] for p in players],
             options,
-            str(data.get("title") or ""),
+            title if isinstance(title, str) else "",
             seed,
         )
+        if check_options is not None:
+            check_options(game, tuple(row.setup["players"]), options)
         try:
-            for ev in events:
-                if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo"):
-                    raise TableError("this export has a damaged event")
-                version = self.version(table.token)
-                seat = ev.get("seat") if isinstance(ev.get("seat"), str) else None
-                if ev["kind"] == "action":
-                    payload = ev.get("payload")
-                    if not isinstance(payload, Mapping):
-                        raise TableError("this export has a damaged event")
-                    self.act(table.token, version, payload, seat)
-                elif ev["kind"] == "undo":
-                    self.undo(table.token, version, seat)
-                else:
-                    self.redo(table.token, version, seat)
+            state, records = _fold_import(load()[game], state, events)
+        except _DamagedEvent:
+            raise
         except TableError as exc:
-            self.delete_table(table.token)
-            raise TableError(f"this export does not replay: {exc}") from exc
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise TableError(f"this export does not replay: {_clip(str(exc), 160)}") from exc
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # A file's actions are anybody's JSON: a game that meets a field of
-            # the wrong type (null scores, say) may fail outside its rule
-            # checks. The file is refused and its half-built table removed.
-            self.delete_table(table.token)
+            # the wrong type (null scores, say) may fail outside its rule checks.
             raise TableError("this export does not replay: it has a damaged action") from exc
-        return self.table(table.token)
+        row.version = len(records)
+        now = _now()
+        with self._write() as session:
+            session.add(row)
+            session.flush()
+            if records:  # one executemany through Core: the ORM's bulk path costs 5x
+                session.execute(
+                    insert(EventRow.__table__),
+                    [{**r, "table_id": row.id, "created_at": now} for r in records],
+                )
+            log = [Event(r["seq"], r["kind"], r["payload"], r["seat"], now) for r in records]
+            resolved = resolve_log(log)
+            snap = Snapshot(
+                _view(row),
+                state,
+                tuple(resolved.actions),
+                tuple(
+                    Event(e.seq, e.kind, e.payload, e.seat, now, e.seq in resolved.undone)
+                    for e in log
+                ),
+                len(resolved.actions) > resolved.floor,
+                bool(resolved.redo),
+            )
+            results.record(session, None, snap)
+        self._remember(snap)
+        return snap.table
+
+    # expiry
+
+    def expire_tables(self, idle: timedelta, limit: int = 1000) -> list[str]:
+        """Archive, then delete, tables nobody has played for ``idle``; their tokens.
+
+        Each table's export goes into ``archived_tables`` first (see
+        :meth:`archived`), so an expired table can still be imported again.
+        """
+        cutoff = _now() - idle
+        with self._read() as session:
+            tokens = list(
+                session.scalars(
+                    select(TableRow.token)
+                    .where(TableRow.updated_at < cutoff)
+                    .order_by(TableRow.updated_at)
+                    .limit(limit)
+                )
+            )
+        expired = []
+        for token in tokens:
+            try:
+                export = self.export(token)
+                with self._write() as session:
+                    row = self._row(session, token)
+                    if row.updated_at >= cutoff:
+                        continue  # played again a moment ago
+                    known = session.scalar(
+                        select(ArchivedTableRow.id).where(ArchivedTableRow.token == token)
+                    )
+                    if known is None:
+                        session.add(
+                            ArchivedTableRow(
+                                token=token,
+                                game=row.game,
+                                title=row.title,
+                                last_played_at=row.updated_at,
+                                export=export,
+                            )
+                        )
+                self.delete_table(token)
+            except NoSuchTable:
+                continue  # deleted meanwhile
+            expired.append(token)
+        return expired
+
+    def archived(self, limit: int = 1000) -> list[dict[str, Any]]:
+        """Archived tables, newest first: each an export that ``import_table`` takes."""
+        with self._read() as session:
+            rows = session.scalars(
+                select(ArchivedTableRow).order_by(ArchivedTableRow.id.desc()).limit(limit)
+            )
+            return [
+                {
+                    "token": r.token,
+                    "title": r.title,
+                    "archived_at": r.archived_at,
+                    "export": r.export,
+                }
+                for r in rows
+            ]
 
     # join codes
 
@@ -962,4 +1115,114 @@ def _short_date() -> str:
 
 
 # Last: results.py builds its tables on this module's Base.
+# --- imports ----------------------------------------------------------------
+
+MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
+MAX_IMPORT_DEPTH = 32  # no table's export nests deeper than a handful of levels
+MAX_SEED = 2**53  # a whole number every JSON reader keeps exactly
+
+
+class _DamagedEvent(TableError):
+    """An event that is not an event at all (said as is, not as "does not replay")."""
+
+
+def _clip(value: object, length: int) -> str:
+    """At most ``length`` characters of a value from outside, for a message."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= length else text[:length] + "…"
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and dicts nest in ``data`` (without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, dict | list) else []
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_IMPORT_DEPTH:
+            return deepest
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))
+    return deepest
+
+
+def _fold_import(
+    kind: GameKind, state: Any, events: Sequence[Any]
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Check an export's events in one pass; the final state and the rows to write.
+
+    Mirrors :func:`resolve_log` and ``_append``'s checks: an action must be
+    legal where it stands, an undo needs an action after the last seat
+    takeover, a redo needs something undone. The stacks hold the state after
+    each action, so undo and redo cost nothing.
+    """
+    # The stacks hold tens of thousands of young objects: the cyclic garbage
+    # collector would scan them again and again (it doubled the time). The
+    # fold makes no cycles, so it runs with the collector paused.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _fold(kind, state, events)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _fold(kind: GameKind, state: Any, events: Sequence[Any]) -> tuple[Any, list[dict[str, Any]]]:
+    first = state
+    done: list[Any] = []  # states after each action that counts
+    redo: list[Any] = []
+    floor = 0
+    records: list[dict[str, Any]] = []
+    for seq, ev in enumerate(events, start=1):
+        if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo", "seat"):
+            raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+        kind_of = ev["kind"]
+        seat = ev.get("seat") if isinstance(ev.get("seat"), str) else None
+        payload = ev.get("payload")
+        now = done[-1] if done else first
+        if kind_of == "action":
+            if not isinstance(payload, Mapping):
+                raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+            payload = json.loads(json.dumps(dict(payload)))
+            done.append(_apply(kind, now, payload))
+            redo.clear()
+        elif kind_of == "seat":
+            if not isinstance(payload, Mapping) or not isinstance(payload.get("seat"), str):
+                raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+            payload = json.loads(json.dumps(dict(payload)))
+            withdrawn = payload.get("action")
+            if isinstance(withdrawn, dict):
+                done.append(_apply(kind, now, withdrawn))
+            redo.clear()
+            floor = len(done)
+        elif kind_of == "undo":
+            if len(done) <= floor:
+                raise TableError("there is nothing to undo")
+            redo.append(done.pop())
+            payload = None
+        else:
+            if not redo:
+                raise TableError("there is nothing to redo")
+            done.append(redo.pop())
+            payload = None
+        records.append(
+            {
+                "seq": seq,
+                "kind": kind_of,
+                "payload": payload,
+                "seat": (plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None,
+            }
+        )
+    return (done[-1] if done else first), records
+
+
+def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
+    try:
+        return kind.apply(state, payload)
+    except RuleError as exc:
+        raise TableError(str(exc)) from exc
+
+
 from . import results  # noqa: E402

@@ -25,13 +25,13 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from markupsafe import Markup
 
 from companion.tables.store import (
     NoSuchTable,
+    SeatTaken,
     Snapshot,
     StaleVersion,
     TableError,
@@ -40,6 +40,15 @@ from companion.tables.store import (
 from . import csrf_token, sentence, store
 from .games import FormError, Screen
 from .games import load as load_screens
+from .viewer import (
+    Viewer,
+    device_id,
+    hidden_count,
+    last_entry_owner,
+    refusal_for,
+    viewer_for,
+    visible_events,
+)
 
 bp = Blueprint("table", __name__)
 
@@ -65,9 +74,8 @@ def _snapshot(token: str) -> Snapshot:
 
 
 def my_seat(snap: Snapshot) -> str | None:
-    """The seat this phone picked at this table, if it still exists."""
-    seat = session.get("seats", {}).get(snap.table.token[:16])
-    return seat if seat in snap.table.players else None
+    """The seat this phone holds at this table, if any."""
+    return viewer_for(snap).seat
 
 
 def public_url() -> str:
@@ -84,18 +92,36 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code to join" ', 1))
 
 
-def board_context(snap: Snapshot, *, error: str | None, readonly: bool) -> dict[str, Any]:
+def board_context(
+    snap: Snapshot,
+    *,
+    error: str | None,
+    readonly: bool,
+    viewer: Viewer | None = None,
+    confirm_seat: str | None = None,
+) -> dict[str, Any]:
+    """What every board template gets. Events come through the viewer's
+    projection, so no template can show another player's hidden entry."""
     screen = _screen(snap)
-    recent = [e for e in reversed(snap.events)][:HISTORY_ON_BOARD]
+    viewer = viewer or viewer_for(snap, readonly=readonly)
+    events = visible_events(snap, viewer)
+    recent = [e for e in reversed(events)][:HISTORY_ON_BOARD]
+    last = next((e for e in reversed(events) if e.kind == "action" and not e.undone), None)
     return {
         "table": snap.table,
         "snap": snap,
         "state": snap.state,
         "screen": screen,
-        "me": None if readonly else my_seat(snap),
+        "viewer": viewer,
+        "me": viewer.seat,
+        "taken": viewer.taken,
+        "confirm_seat": confirm_seat,
         "error": error,
         "readonly": readonly,
+        "events": events,
         "recent": recent,
+        "undo_title": describe_event(screen, last) if last is not None else "",
+        "hidden_count": hidden_count(snap, viewer),
         "describe": lambda ev: describe_event(screen, ev),
     }
 
@@ -105,6 +131,14 @@ def describe_event(screen: Screen, event: Any) -> str:
         return "Undo"
     if event.kind == "redo":
         return "Redo"
+    if event.kind == "seat":
+        seat = (event.payload or {}).get("seat", "?")
+        withdrawn = (
+            " (what it had entered this round was taken back)"
+            if (event.payload or {}).get("action")
+            else ""
+        )
+        return f"{seat}'s seat moved to another phone{withdrawn}"
     try:
         return screen.describe(event.payload or {})
     except Exception:  # a description is decoration: fall back to the raw fields
@@ -112,21 +146,28 @@ def describe_event(screen: Screen, event: Any) -> str:
 
 
 def render_board(
-    snap: Snapshot, *, error: str | None = None, status: int = 200, readonly: bool = False
+    snap: Snapshot,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    readonly: bool = False,
+    confirm_seat: str | None = None,
 ) -> Any:
     """The board fragment for htmx, else the whole page (same data, same status)."""
-    context = board_context(snap, error=error, readonly=readonly)
+    context = board_context(snap, error=error, readonly=readonly, confirm_seat=confirm_seat)
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     return render_template(template, **context), status
 
 
 # Six phones at a table poll the same version of the same board: render it
-# once per (table, version, seat, view) in this process and give each phone
-# its own copy with its own CSRF token. Only for plain polls (no query but
+# once per (table, version, viewer, view, page address) in this process and
+# give each phone its own CSRF token. Only for plain polls (no query but
 # ``v``) and for the board a successful write answers with (the next polls
-# ask for exactly that version): no board template renders these two
-# differently per request.
-_POLLED: OrderedDict[tuple[str, int, str | None, bool, bool], str] = OrderedDict()
+# ask for exactly that version). The key holds everything a board reads of
+# the request: the viewer (seat, seats held by other phones, spectator) and
+# the page address htmx reports (Venture's shared phone keeps the bidder
+# there), so a phone never gets a board rendered for somebody else.
+_POLLED: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _POLLED_LOCK = Lock()
 _POLLED_SIZE = 256
 _CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
@@ -136,8 +177,9 @@ def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
     """``render_board`` for a poll or a successful write, through a small per-process cache."""
     if set(request.args) - {"v"}:
         return render_board(snap, readonly=readonly)
-    me = None if readonly else my_seat(snap)
-    key = (snap.table.token, snap.table.version, me, readonly, _is_htmx())
+    viewer = viewer_for(snap, readonly=readonly)
+    address = request.headers.get("HX-Current-URL", "").partition("?")[2]
+    key = (snap.table.token, snap.table.version, viewer.cache_key, _is_htmx(), address)
     token = csrf_token()
     with _POLLED_LOCK:
         cached = _POLLED.get(key)
@@ -145,12 +187,14 @@ def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
             _POLLED.move_to_end(key)
     if cached is not None:
         return cached.replace(_CSRF_SLOT, token), 200
-    html, status = render_board(snap, readonly=readonly)
+    context = board_context(snap, error=None, readonly=readonly, viewer=viewer)
+    template = "table/_board.html" if _is_htmx() else "table/page.html"
+    html = render_template(template, **context)
     with _POLLED_LOCK:
         _POLLED[key] = html.replace(token, _CSRF_SLOT)
         while len(_POLLED) > _POLLED_SIZE:
             _POLLED.popitem(last=False)
-    return html, status
+    return html, 200
 
 
 def _posted_version(snap: Snapshot) -> int:
@@ -166,6 +210,8 @@ def _posted_version(snap: Snapshot) -> int:
 @bp.get("/t/<token>")
 def page(token: str) -> Any:
     snap = _snapshot(token)
+    # Opening a table's address puts it on this browser's start page.
+    store().remember_member(token, device_id())
     return render_template("table/page.html", **board_context(snap, error=None, readonly=False))
 
 
@@ -219,25 +265,46 @@ def _write(token: str, do: Any) -> Any:
     except StaleVersion as exc:
         return render_board(store().snapshot(token), error=sentence(str(exc)), status=409)
     except (FormError, TableError) as exc:
-        return render_board(store().snapshot(token), error=sentence(str(exc)), status=422)
+        return render_board(store().snapshot(token), error=_not_entered(str(exc)), status=422)
     if _is_htmx():
         return render_polled_board(after)
     return redirect(url_for("table.page", token=token), code=303)
 
 
+def _not_entered(message: str) -> str:
+    """A refusal says plainly that the tap changed nothing."""
+    message = sentence(message)
+    if "not entered" in message.lower():
+        return message
+    return f"{message} This tap was not entered."
+
+
 @bp.post("/t/<token>/act")
 def act(token: str) -> Any:
     def do(snap: Snapshot, version: int) -> Snapshot:
-        me = my_seat(snap)
-        action = _screen(snap).parse_action(request.form, snap.state, me)
-        return store().act(token, version, action, seat=me)
+        viewer = viewer_for(snap)
+        action = _screen(snap).parse_action(request.form, snap.state, viewer.seat)
+        refusal = refusal_for(snap, viewer, action)
+        if refusal is not None:
+            raise FormError(refusal)
+        return store().act(token, version, action, seat=viewer.seat)
 
     return _write(token, do)
 
 
 @bp.post("/t/<token>/undo")
 def undo(token: str) -> Any:
-    return _write(token, lambda snap, version: store().undo(token, version, my_seat(snap)))
+    def do(snap: Snapshot, version: int) -> Snapshot:
+        viewer = viewer_for(snap)
+        owners = [p for p in last_entry_owner(snap) if not viewer.may_enter_for(p)]
+        if owners and snap.table.kind.open_round(snap.state) is not None:
+            raise FormError(
+                f"Your tap was not entered: the last entry is {owners[0]}'s own, "
+                f"and only {owners[0]}'s phone can take it back."
+            )
+        return store().undo(token, version, viewer.seat)
+
+    return _write(token, do)
 
 
 @bp.post("/t/<token>/redo")
@@ -247,19 +314,34 @@ def redo(token: str) -> Any:
 
 @bp.post("/t/<token>/me")
 def choose_seat(token: str) -> Any:
-    """Remember which player holds this phone (or nobody: a shared phone)."""
+    """This phone takes a player's seat (or none: a shared phone).
+
+    A seat held by another phone is only taken over when the person confirms
+    it; the takeover is announced to the table and takes back what the seat
+    had entered but not revealed, so the new phone learns nothing.
+    """
     snap = _snapshot(token)
     seat = request.form.get("seat", "")
-    seats = dict(session.get("seats", {}))
-    if seat in snap.table.players:
-        seats[token[:16]] = seat
-    elif seat == "":
-        seats.pop(token[:16], None)
-    else:
-        return render_board(snap, error=f"There is no player called {seat[:40]!r}.", status=422)
-    session["seats"] = seats
+    device = device_id()
+    try:
+        if seat == "":
+            store().leave_seat(token, device)
+        elif seat in snap.table.players:
+            store().take_seat(
+                token,
+                seat,
+                device,
+                take_over=request.form.get("take_over") == "yes",
+                withdraw=snap.table.kind.withdraw,
+            )
+        else:
+            return render_board(snap, error=f"There is no player called {seat[:40]!r}.", status=422)
+    except SeatTaken:
+        return render_board(store().snapshot(token), confirm_seat=seat, status=409)
+    except NoSuchTable:
+        abort(404)
     if _is_htmx():
-        return render_board(snap)
+        return render_board(store().snapshot(token))
     return redirect(url_for("table.page", token=token), code=303)
 
 
@@ -275,10 +357,15 @@ def history(token: str) -> Any:
 
 @bp.get("/t/<token>/export.json")
 def export_json(token: str) -> Any:
-    try:
-        data = store().export(token)
-    except NoSuchTable:
-        abort(404)
+    snap = _snapshot(token)
+    viewer = viewer_for(snap)
+    data = store().export(token, events=visible_events(snap, viewer), snapshot=snap)
+    hidden = hidden_count(snap, viewer)
+    if hidden:
+        data["hidden_entries"] = (
+            f"{hidden} entries of the round in play are hidden until everyone has entered "
+            'theirs (their card reads "hidden"); export again after the reveal for the full log.'
+        )
     body = json.dumps(data, ensure_ascii=False, indent=2)
     return Response(
         body,
@@ -294,7 +381,7 @@ def export_csv(token: str) -> Any:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["seq", "time_utc", "kind", "undone", "phone", "description", "action_json"])
-    for ev in snap.events:
+    for ev in visible_events(snap, viewer_for(snap)):
         writer.writerow(
             [
                 ev.seq,

@@ -10,7 +10,7 @@ screen in ``companion.web.games``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,26 @@ class GameKind:
     new_state: Callable[[tuple[str, ...], Mapping[str, Any], int], Any]
     apply: Callable[[Any, Mapping[str, Any]], Any]
     blurb: str = ""
+    # What an action made on an older version depends on: a value computed
+    # from a state, compared between the version the phone saw and now; equal
+    # means the writes in between were independent of it, so it is entered.
+    # None (the default, right for turn-based games), or a None value for an
+    # action: any change conflicts.
+    depends_on: Callable[[Any, Mapping[str, Any]], Hashable | None] | None = None
+    # The players whose own hidden entry an action makes or takes back (a
+    # secret bid, a reveal on one's own phone): only their phone, or a shared
+    # phone while their seat is free, may enter it.
+    personal: Callable[[Mapping[str, Any]], tuple[str, ...]] = lambda action: ()
+    # A key for the secret round open in a state (None when nothing is
+    # hidden): entries made in the open round stay hidden from other phones.
+    open_round: Callable[[Any], Hashable | None] = lambda state: None
+    # The action with the entries of ``hidden`` players blanked out.
+    redact: Callable[[Mapping[str, Any], frozenset[str]], dict[str, Any]] = lambda action, hidden: (
+        dict(action)
+    )
+    # The action that takes back what ``player`` has hidden now, or None
+    # (run when another phone takes the seat over).
+    withdraw: Callable[[Any, str], dict[str, Any] | None] = lambda state, player: None
 
 
 def applier(rules: Any) -> Callable[[Any, Mapping[str, Any]], Any]:

@@ -8,7 +8,7 @@ replay of the log always gives the same order. The log holds the actions of
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import autumn_leaves
@@ -20,6 +20,53 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
     return autumn_leaves.new_game(players, seed)
 
 
+def _entered(action: Mapping[str, Any]) -> tuple[str, ...]:
+    """The players a reveal (or its taking back) is for."""
+    kind = action.get("type")
+    if kind == "Unreveal" and isinstance(action.get("player"), str):
+        return (action["player"],)
+    if kind == "Reveal" and isinstance(action.get("cards"), list):
+        return tuple(
+            entry[0]
+            for entry in action["cards"]
+            if isinstance(entry, list | tuple) and entry and isinstance(entry[0], str)
+        )
+    return ()
+
+
+def _depends_on(state: autumn_leaves.State, action: Mapping[str, Any]) -> Hashable | None:
+    """A reveal depends on the round and on its own players' cards, not on others'."""
+    players = _entered(action)
+    if not players or any(p not in state.players for p in players):
+        return None  # turns on the piles: any change conflicts
+    mine = tuple(
+        (state.card_of(p), state.known_in_hand[state.seat(p)], p in state.recheck) for p in players
+    )
+    return (state.phase, state.hand, state.round, mine)
+
+
+def _open_round(state: autumn_leaves.State) -> Hashable | None:
+    return ("reveal", state.hand, state.round) if state.phase == autumn_leaves.REVEAL else None
+
+
+def _redact(action: Mapping[str, Any], hidden: frozenset[str]) -> dict[str, Any]:
+    shown = dict(action)
+    if shown.get("type") == "Reveal" and isinstance(shown.get("cards"), list):
+        shown["cards"] = [
+            [entry[0], "hidden"]
+            if isinstance(entry, list | tuple) and entry and entry[0] in hidden
+            else entry
+            for entry in shown["cards"]
+        ]
+    return shown
+
+
+def _withdraw(state: autumn_leaves.State, player: str) -> dict[str, Any] | None:
+    if state.phase == autumn_leaves.REVEAL and state.card_of(player) is not None:
+        return {"type": "Unreveal", "player": player}
+    return None
+
+
 KIND = GameKind(
     key="autumn_leaves",
     title="Autumn Leaves",
@@ -28,4 +75,9 @@ KIND = GameKind(
     new_state=_new_state,
     apply=applier(autumn_leaves),
     blurb="Race to empty your hand onto the leaf piles; six hands, 3 to 6 players, a Pairs deck.",
+    depends_on=_depends_on,
+    personal=_entered,
+    open_round=_open_round,
+    redact=_redact,
+    withdraw=_withdraw,
 )

@@ -75,6 +75,8 @@ def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> di
         if not form.get("pile"):
             raise FormError("Tap the pile the card goes on.")
         return {"type": "Place", "player": player, "pile": _player(form, state, "pile")}
+    if action == "unreveal":
+        return {"type": "Unreveal", "player": _player(form, state)}
     if action == "take-back":
         return {"type": "TakeBack", "player": _player(form, state)}
     if action == "discard-draw":
@@ -95,7 +97,10 @@ def summary(state: al.State) -> str:
 
 def _cards(entries: Any) -> str:
     try:
-        return ", ".join(f"{player} {card}" for player, card in entries)
+        return ", ".join(
+            f"{player} (face down)" if card == "hidden" else f"{player} {card}"
+            for player, card in entries
+        )
     except (TypeError, ValueError):
         return str(entries)
 
@@ -112,6 +117,8 @@ def describe(action: Mapping[str, Any]) -> str:
         return f"{player} placed their card on {where}"
     if kind == "TakeBack":
         return f"{player} took their card back"
+    if kind == "Unreveal":
+        return f"{player} took back the card they had entered"
     if kind == "DiscardDraw":
         return f"{player} discarded their card and drew"
     if kind == "Highest":
