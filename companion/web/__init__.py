@@ -35,6 +35,7 @@ BLUEPRINTS = (
     "achievements",
     "print",
     "solitaire_pages",
+    "help",
 )
 
 CSRF_FIELD = "csrf_token"
