@@ -159,6 +159,7 @@ class ResultLine:
     """A result row with its table's title and address, for the records pages."""
 
     table_token: str
+    view_token: str  # the read-only address: what a records page links to
     table_title: str
     game: str
     variant: str
@@ -199,6 +200,7 @@ def result_lines(session: Session, *, game: str | None = None) -> list[ResultLin
     query = (
         select(
             TableRow.token,
+            TableRow.view_token,
             TableRow.title,
             ResultRow.game,
             ResultRow.variant,
@@ -222,6 +224,7 @@ def result_lines(session: Session, *, game: str | None = None) -> list[ResultLin
         lines.append(
             ResultLine(
                 table_token=row.token,
+                view_token=row.view_token,
                 table_title=row.title,
                 game=row.game,
                 variant=row.variant,

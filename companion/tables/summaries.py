@@ -194,8 +194,8 @@ def _pairs(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     others = sorted(t for p, t in totals.items() if p != loser)
     margin = totals[loser] - others[-1] if others else None
     headline = (
-        f"{loser} reached {totals[loser]} of {final.target} points and loses. Nobody wins: "
-        f"the others finish on {', '.join(str(t) for t in others)}."
+        f"{loser} reached {totals[loser]} of {final.target} points and loses the game. "
+        f"Nobody wins. The others finish on {_names([str(t) for t in others])}."
     )
     facts = []
     pairs_made = [s.last for s in states[1:] if s.last is not None and s.last.kind == "pair"]

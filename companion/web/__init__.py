@@ -36,6 +36,9 @@ BLUEPRINTS = (
     "print",
     "solitaire_pages",
     "help",
+    "end",
+    "records",
+    "rematch",
 )
 
 CSRF_FIELD = "csrf_token"

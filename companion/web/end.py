@@ -1,0 +1,79 @@
+"""The end screen: what a finished table shows above its board.
+
+Every game's board template includes ``end/_end.html``, which asks
+:func:`end_screen` for the table's summary; it is None while the game is on,
+so the include costs one check per render. The summary is cached per table
+version (a finished table's polls all render the same version).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any
+
+from flask import Blueprint
+
+from companion.tables.store import Snapshot
+from companion.tables.summaries import Summary, is_over, summarise
+
+from .charts import Chart, line_chart
+
+bp = Blueprint("end", __name__)
+
+
+@dataclass(frozen=True)
+class EndScreen:
+    summary: Summary
+    chart: Chart
+    headline_kind: str  # "win" only for a win; "loss" or "info" otherwise
+
+    @property
+    def solo(self) -> bool:
+        return self.summary.game in ("solitaire", "north_wind")
+
+
+_CACHE: OrderedDict[tuple[str, int], EndScreen | None] = OrderedDict()
+_CACHE_LOCK = Lock()
+_CACHE_SIZE = 128
+
+
+def _end_screen(snap: Snapshot) -> EndScreen | None:
+    key = (snap.table.token, snap.table.version)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+    screen = _build(snap)
+    with _CACHE_LOCK:
+        _CACHE[key] = screen
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return screen
+
+
+def _build(snap: Snapshot) -> EndScreen | None:
+    table = snap.table
+    summary = summarise(
+        table.game, table.players, table.options, table.seed, snap.actions, snap.state
+    )
+    if summary is None:
+        return None
+    chart = line_chart(
+        [(s.player, s.points) for s in summary.series], summary.x_labels, summary.x_title
+    )
+    if summary.losers and not summary.winners:
+        kind = "loss"
+    elif summary.winners:
+        kind = "win"
+    else:
+        kind = "info"
+    return EndScreen(summary, chart, kind)
+
+
+@bp.app_template_global()
+def end_screen(snap: Any) -> EndScreen | None:
+    """The finished table's end screen, or None while it is being played."""
+    if not isinstance(snap, Snapshot) or not is_over(snap.table.game, snap.state):
+        return None
+    return _end_screen(snap)

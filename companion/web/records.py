@@ -1,0 +1,204 @@
+"""Player records across the tables on this server: the Records pages and CSV.
+
+Read from the ``results`` rows finished games leave behind
+(:mod:`companion.tables.results`), never from the games' logs. A player is a
+typed name matched ignoring case and spaces; the host may merge or rename
+names (the tables keep what was typed).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from sqlalchemy.orm import Session
+
+from companion.tables.games import load as load_games
+from companion.tables.results import ResultLine, name_key, rename, result_lines
+from companion.tables.store import MAX_NAME_LENGTH, plain_text
+
+from . import store
+from .charts import line_chart
+
+bp = Blueprint("records", __name__)
+
+# Ruling (docs/records.md): "Tonight" is the last 12 hours, so an evening
+# that runs past midnight stays one evening.
+TONIGHT = timedelta(hours=12)
+
+
+@dataclass
+class GameRecord:
+    """One player's results in one game."""
+
+    game: str
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    best: int | None = None
+    worst: int | None = None
+
+    def add(self, line: ResultLine) -> None:
+        self.played += 1
+        self.won += line.outcome in ("won", "shared")
+        self.lost += line.outcome == "lost"
+        if line.score is None:
+            return
+        better = (lambda a, b: a < b) if line.low_wins else (lambda a, b: a > b)
+        if self.best is None or better(line.score, self.best):
+            self.best = line.score
+        if self.worst is None or better(self.worst, line.score):
+            self.worst = line.score
+
+
+@dataclass
+class PlayerRecord:
+    key: str
+    name: str
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    games: dict[str, GameRecord] = field(default_factory=dict)
+    lines: list[ResultLine] = field(default_factory=list)
+
+    def add(self, line: ResultLine) -> None:
+        self.played += 1
+        self.won += line.outcome in ("won", "shared")
+        self.lost += line.outcome == "lost"
+        self.games.setdefault(line.game, GameRecord(line.game)).add(line)
+        self.lines.append(line)
+
+
+def tally(lines: Iterable[ResultLine]) -> list[PlayerRecord]:
+    """Every player's record, most wins first (then most games, then name)."""
+    players: dict[str, PlayerRecord] = {}
+    for line in lines:
+        record = players.get(line.key)
+        if record is None:
+            record = players[line.key] = PlayerRecord(line.key, line.player)
+        record.name = line.player  # the latest spelling (or the merged name) shows
+        record.add(line)
+    return sorted(players.values(), key=lambda r: (-r.won, -r.played, r.name.casefold()))
+
+
+def tonight(lines: Sequence[ResultLine], now: datetime | None = None) -> list[PlayerRecord]:
+    now = now or datetime.now(UTC).replace(tzinfo=None)
+    return tally(line for line in lines if line.finished_at >= now - TONIGHT)
+
+
+def game_title(game: str) -> str:
+    kind = load_games().get(game)
+    return kind.title if kind else game
+
+
+def _lines() -> list[ResultLine]:
+    with Session(store().engine) as session:
+        return result_lines(session)
+
+
+@bp.get("/records")
+def index() -> Any:
+    lines = _lines()
+    return render_template(
+        "records/index.html",
+        players=tally(lines),
+        tonight=tonight(lines),
+        game_title=game_title,
+        message=request.args.get("done", ""),
+    )
+
+
+@bp.get("/records/player/<key>")
+def player(key: str) -> Any:
+    if len(key) > MAX_NAME_LENGTH * 4:
+        abort(404)
+    found = [r for r in tally(_lines()) if r.key == key]
+    if not found:
+        abort(404)
+    record = found[0]
+    wins, games = [0], [0]
+    for line in record.lines:
+        games.append(games[-1] + 1)
+        wins.append(wins[-1] + (line.outcome in ("won", "shared")))
+    chart = line_chart(
+        [("Games played", games), ("Games won", wins)],
+        ["Start", *(str(i) for i in range(1, len(games)))],
+        "Game",
+    )
+    return render_template(
+        "records/player.html",
+        record=record,
+        chart=chart,
+        game_title=game_title,
+        recent=list(reversed(record.lines))[:50],
+    )
+
+
+@bp.get("/records.csv")
+def export_csv() -> Any:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["finished_utc", "player", "typed_key", "game", "variant", "table", "score", "place",
+         "players", "result"]
+    )  # fmt: skip
+    for line in _lines():
+        writer.writerow(
+            [
+                line.finished_at.isoformat(timespec="seconds"),
+                _csv_safe(line.player),
+                _csv_safe(line.key),
+                line.game,
+                line.variant,
+                _csv_safe(line.table_title),
+                "" if line.score is None else line.score,
+                line.place,
+                line.players,
+                line.outcome,
+            ]
+        )
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="leafpile-records.csv"'},
+    )
+
+
+def _csv_safe(text: str) -> str:
+    # A cell starting with = + - @ would run as a formula in a spreadsheet.
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@bp.post("/records/names")
+def names() -> Any:
+    """Merge or rename: everyone recorded as ``old`` shows as ``new`` from now on."""
+    old = plain_text(request.form.get("old", ""))
+    new = plain_text(request.form.get("new", ""))
+    error = None
+    if not old or not new:
+        error = "Enter the name as it shows now and the name it should show as."
+    elif len(new) > MAX_NAME_LENGTH or len(old) > MAX_NAME_LENGTH * 4:
+        error = f"A name has at most {MAX_NAME_LENGTH} letters."
+    else:
+        known = {r.key for r in tally(_lines())}
+        if name_key(old) not in known:
+            error = f"Nobody called {old!r} has a finished game here."
+    if error:
+        lines = _lines()
+        return render_template(
+            "records/index.html",
+            players=tally(lines),
+            tonight=tonight(lines),
+            game_title=game_title,
+            error=error,
+            old=old,
+            new=new,
+        ), 422
+    with Session(store().engine) as session, session.begin():
+        rename(session, old, new)
+    return redirect(url_for("records.index", done=f"{old} now shows as {new}."), code=303)
