@@ -40,6 +40,7 @@ from companion.tables.store import (
 from . import csrf_token, sentence, store
 from .games import FormError, Screen
 from .games import load as load_screens
+from .rematch import follow_url
 from .viewer import (
     Viewer,
     device_id,
@@ -227,6 +228,8 @@ def poll(token: str) -> Any:
         version = store().version(token)
     except NoSuchTable:
         return Response(status=404)
+    if (rematch := follow_url(token)) is not None:  # Play again: every phone follows
+        return Response(status=204, headers={"HX-Redirect": rematch})
     if request.args.get("v") == str(version):
         return Response(status=204)
     return render_polled_board(_snapshot(token))
@@ -248,6 +251,8 @@ def view_poll(view_token: str) -> Any:
         table = store().table_by_view_token(view_token)
     except NoSuchTable:
         return Response(status=404)
+    if (rematch := follow_url(view_token, spectator=True)) is not None:
+        return Response(status=204, headers={"HX-Redirect": rematch})
     if request.args.get("v") == str(table.version):
         return Response(status=204)
     return render_polled_board(store().snapshot(table.token), readonly=True)
