@@ -18,18 +18,20 @@ Names are matched by :func:`name_key`: ignoring case and spaces.
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .store import MAX_NAME_LENGTH, Base, TableRow
 from .summaries import Summary, is_over, summarise
 
 if TYPE_CHECKING:
-    from .store import Snapshot
+    from .store import Snapshot, Store
 
 
 def _now() -> datetime:
@@ -270,3 +272,42 @@ def rematch_of(session: Session, table_id: int) -> Any:
     if link is None:
         return None
     return session.get(TableRow, link.new_table_id)
+
+
+# --- tables finished before results were kept -----------------------------------------
+
+
+class BackfillRow(Base):
+    """Present once every table finished before this version has its result rows."""
+
+    __tablename__ = "results_backfill"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    done_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+def ensure_backfilled(store: Store) -> None:
+    """Once per database: write the result rows of tables finished before they were kept.
+
+    Each table is (re)recorded in its own write, which replaces its rows, so
+    two workers doing this at the same moment still leave one set each.
+    """
+    if getattr(store, "_results_backfilled", False):
+        return
+    with Session(store.engine) as session:
+        done = session.get(BackfillRow, 1) is not None
+    if not done:
+        with Session(store.engine) as session:
+            ids = list(session.scalars(select(TableRow.token)))
+        for token in ids:
+            try:
+                snap = store.snapshot(token)
+            except Exception:  # one broken table must not stop the others
+                continue
+            if not is_over(snap.table.game, snap.state):
+                continue
+            with Session(store.engine) as session, session.begin():
+                record(session, None, snap)
+        with suppress(IntegrityError), Session(store.engine) as session, session.begin():
+            session.add(BackfillRow(id=1))
+    store._results_backfilled = True  # type: ignore[attr-defined]

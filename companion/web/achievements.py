@@ -1,8 +1,9 @@
 """Achievements against the North Wind (N14), across every solo game on this server.
 
 Each won solo table keeps its ticks as an ``Achieve`` action in its own log
-(so undo works as everywhere else); this page adds them up by asking the
-store for every North Wind table.
+(so undo works as everywhere else). A finished table's result row carries
+its ticks (``companion.tables.results``), so this page reads those rows, one
+per finished solo game, instead of replaying every table's log.
 """
 
 from __future__ import annotations
@@ -12,15 +13,16 @@ from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, render_template
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from companion.rules import north_wind as nw
-from companion.tables.store import Store
+from companion.tables.results import ResultRow, ensure_backfilled
+from companion.tables.store import Store, TableRow
 
 from . import store
 
 bp = Blueprint("achievements", __name__)
-
-MAX_TABLES = 10_000  # a home server never holds this many solo games
 
 
 @dataclass(frozen=True)
@@ -40,22 +42,27 @@ class Record:
 
 
 def collect(source: Store) -> Record:
-    """Every tick of every North Wind table, newest table first."""
+    """Every tick of every finished North Wind table, newest table first."""
+    ensure_backfilled(source)
     ticks: dict[str, list[Tick]] = {a.id: [] for a in nw.ACHIEVEMENTS}
-    games = wins = 0
-    for table in source.tables(game="north_wind", limit=MAX_TABLES):
-        try:
-            state = source.snapshot(table.token).state
-        except Exception:  # one broken table must not hide the others
-            continue
-        games += 1
-        if not isinstance(state, nw.State) or not state.human_won:
-            continue
-        wins += 1
-        for achievement_id in state.achievements:
+    with Session(source.engine) as session:
+        games, wins = session.execute(
+            select(
+                func.count(ResultRow.id),
+                func.count(ResultRow.id).filter(ResultRow.outcome.in_(("won", "shared"))),
+            ).where(ResultRow.game == "north_wind")
+        ).one()
+        ticked = session.execute(
+            select(TableRow.title, TableRow.token, ResultRow.finished_at, ResultRow.achievements)
+            .join(TableRow, TableRow.id == ResultRow.table_id)
+            .where(ResultRow.game == "north_wind", ResultRow.achievements != "")
+            .order_by(ResultRow.finished_at.desc(), ResultRow.id.desc())
+        ).all()
+    for title, token, when, ids in ticked:
+        for achievement_id in ids.split(","):
             if achievement_id in ticks:
-                ticks[achievement_id].append(Tick(table.title, table.token, table.updated_at))
-    return Record(games, wins, ticks)
+                ticks[achievement_id].append(Tick(title, token, when))
+    return Record(int(games or 0), int(wins or 0), ticks)
 
 
 @bp.get("/achievements")

@@ -19,7 +19,13 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from sqlalchemy.orm import Session
 
 from companion.tables.games import load as load_games
-from companion.tables.results import ResultLine, name_key, rename, result_lines
+from companion.tables.results import (
+    ResultLine,
+    ensure_backfilled,
+    name_key,
+    rename,
+    result_lines,
+)
 from companion.tables.store import MAX_NAME_LENGTH, plain_text
 
 from . import store
@@ -97,6 +103,7 @@ def game_title(game: str) -> str:
 
 
 def _lines() -> list[ResultLine]:
+    ensure_backfilled(store())
     with Session(store().engine) as session:
         return result_lines(session)
 
