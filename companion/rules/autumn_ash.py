@@ -808,35 +808,6 @@ def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str
     mover's own pieces never block it, and the board does not change during a
     move (the change comes after it).
     """
-    side = mover.side
-    if not position.beginner:  # X14: no blocking in the Beginner's game
-        for near in NEIGHBOURS[end]:
-            top = position.stacks[near][-1] if position.stacks[near] else None
-            if top is None or top.side == side:
-                continue
-            if mover.size == QUEEN and top.size == PAWN:  # X9 pawn
-                return (
-                    f"the {mover} cannot enter {SQUARES[end]}: the {top} at {SQUARES[near]} "
-                    "keeps queens off the squares next to it (X9)"
-                )
-            if mover.size != PAWN and top.size == DRONE:  # X9 drone, head on
-                (sc, sr), (ec, er), (dc, dr) = _coords(start), _coords(end), _coords(near)
-                if (ec - sc, er - sr) == (dc - ec, dr - er):
-                    return (
-                        f"the {mover} cannot enter {SQUARES[end]}: the {top} at "
-                        f"{SQUARES[near]} blocks it head on (X9)"
-                    )
-        target = position.stacks[end][-1] if position.stacks[end] else None
-        if (
-            target is not None
-            and target.side != side
-            and target.size == DRONE
-            and mover.size != PAWN
-        ):
-            return (
-                f"the {mover} cannot enter {SQUARES[end]}: a drone or queen never steps "
-                f"onto an opposing drone (X9)"
-            )
     stack = position.stacks[end]
     if stack:
         top = stack[-1]
@@ -851,6 +822,24 @@ def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str
                 f"the {mover} cannot cap the {top} at {SQUARES[end]}: it would become a "
                 f"{after} pawn and the stash has none left (X10)"
             )
+    side = mover.side
+    if not position.beginner:  # X14: no blocking in the Beginner's game
+        for near in NEIGHBOURS[end]:
+            other = position.stacks[near][-1] if position.stacks[near] else None
+            if other is None or other.side == side:
+                continue
+            if mover.size == QUEEN and other.size == PAWN:  # X9 pawn
+                return (
+                    f"the {mover} cannot enter {SQUARES[end]}: the {other} at {SQUARES[near]} "
+                    "keeps queens off the squares next to it (X9)"
+                )
+            if mover.size != PAWN and other.size == DRONE:  # X9 drone, head on
+                (sc, sr), (ec, er), (dc, dr) = _coords(start), _coords(end), _coords(near)
+                if (ec - sc, er - sr) == (dc - ec, dr - er):
+                    return (
+                        f"the {mover} cannot enter {SQUARES[end]}: the {other} at "
+                        f"{SQUARES[near]} blocks it head on (X9)"
+                    )
     return None
 
 
