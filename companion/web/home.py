@@ -1,8 +1,12 @@
-"""Home: start a table, list this server's tables, join by code, import."""
+"""Home: start a table, list this browser's tables, join by code, import.
+
+The start page lists only the tables this browser created or opened: a
+table's address is its key, and a passer-by on the network must not find
+other people's tables here (issue 10).
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -13,7 +17,9 @@ from companion.tables.store import NoSuchTable, TableError
 from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
+from .imports import check_options, read_export
 from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
+from .viewer import device_id, known_device
 
 bp = Blueprint("home", __name__)
 
@@ -39,9 +45,14 @@ def _games_in_menu() -> list[Any]:
     return sorted(kinds, key=lambda kind: (kind.key == "scorepad", rank.get(kind.key, 99)))
 
 
+def _my_tables() -> list[Any]:
+    device = known_device()
+    return store().tables_of(device) if device is not None else []
+
+
 @bp.get("/")
 def index() -> Any:
-    tables = store().tables()
+    tables = _my_tables()
     summaries = {t.token: _summary(t) for t in tables}
     return render_template(
         "home/index.html", games=_games_in_menu(), tables=tables, summaries=summaries
@@ -81,6 +92,7 @@ def new_table(game: str) -> Any:
             ),
             422,
         )
+    store().remember_member(table.token, device_id(), "host")
     return redirect(url_for("table.page", token=table.token), code=303)
 
 
@@ -117,15 +129,13 @@ def import_table() -> Any:
         error = "Choose a Leafpile table file (.json) to import."
     else:
         try:
-            data = json.loads(upload.read().decode("utf-8"))
-            table = store().import_table(data)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            error = "That file is not a Leafpile table export (it is not JSON)."
+            table = store().import_table(read_export(upload.read()), check_options)
         except TableError as exc:
-            error = sentence(str(exc))
+            error = sentence(str(exc))[:200]
         else:
+            store().remember_member(table.token, device_id(), "host")
             return redirect(url_for("table.page", token=table.token), code=303)
-    tables = store().tables()
+    tables = _my_tables()
     return (
         render_template(
             "home/index.html",

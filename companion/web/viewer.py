@@ -114,9 +114,9 @@ def hidden_entries(snap: Snapshot) -> dict[int, frozenset[str]]:
     """seq -> the players whose entries in that event are still hidden.
 
     An entry stays hidden while the secret round it was made in is still
-    open (the game's ``open_round`` key is the same now as just after the
-    entry was made). The entry that completes a round opens the next one,
-    so it and every entry before it are shown.
+    open (the game's ``open_round`` key is the same now as just before the
+    entry was made). The entry that completes a round reveals it, so it and
+    every entry before it are shown.
     """
     kind = snap.table.kind
     current = kind.open_round(snap.state)
@@ -143,12 +143,13 @@ def _scan_hidden(snap: Snapshot, kind: GameKind, current: Any) -> dict[int, froz
     floor = 0
     hidden: dict[int, frozenset[str]] = {}
     for ev in snap.events:
-        personal: tuple[str, ...] = ()
         if ev.kind == "action" and ev.payload is not None:
+            personal = kind.personal(ev.payload)
+            if personal and kind.open_round(state) == current:
+                hidden[ev.seq] = frozenset(personal)
             done.append(state)
             state = kind.apply(state, ev.payload)
             redo.clear()
-            personal = kind.personal(ev.payload)
         elif ev.kind == "undo" and len(done) > floor:
             redo.append((state, done[-1]))
             state = done.pop()
@@ -163,8 +164,6 @@ def _scan_hidden(snap: Snapshot, kind: GameKind, current: Any) -> dict[int, froz
                 state = kind.apply(state, withdrawn)
             redo.clear()
             floor = len(done)
-        if personal and kind.open_round(state) == current:
-            hidden[ev.seq] = frozenset(personal)
     return hidden
 
 
