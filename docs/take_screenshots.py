@@ -1,102 +1,517 @@
-"""Take the README's screenshots of the core screens at phone size (390x844).
+"""Retake every picture of the README and the docs from a fresh table.
 
-    python docs/take_screenshots.py
+    python docs/take_screenshots.py                 # every picture
+    python docs/take_screenshots.py --only north    # the ones whose path contains "north"
+    python docs/take_screenshots.py --list          # what it makes
 
-Needs Debian's chromium. Writes docs/screenshots/{home,scorepad,join}.png and
-a mid-game screen of Pairs, Venture and Autumn Leaves.
+Needs Debian's chromium (screens, 390x844 like a phone) and pdftoppm (print
+pages). Each run starts an empty database, so no picture shows anything left
+over from a previous game.
+
+Each picture is one small function registered with a decorator and the path
+it writes under docs/ (``tests/test_docs.py`` checks that every picture the
+README and the docs show is made here):
+
+* ``@screen("screenshots/NAME.png", scheme="dark", full_page=True)``: the
+  function gets a :class:`Studio` (the fresh app) and a Playwright page,
+  sets up a table and opens it; the picture is taken when it returns.
+* ``@picture("print/NAME.png")``: the function writes the file itself.
 """
 
 from __future__ import annotations
 
+import argparse
+import io
+import re
+import subprocess
+import sys
 import tempfile
 import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import sync_playwright
-from werkzeug.serving import make_server
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS.parent))  # run from a checkout without installing
 
-from companion import create_app
-
-OUT = Path(__file__).resolve().parent / "screenshots"
-
-
+PHONE = {"width": 390, "height": 844}
+PUBLIC_URL = "http://192.168.1.20:5000"  # what the QR codes show: a typical home network
 TRIO = ["Ana", "Ben", "Cleo"]
 
-# A few entries into each card game, so the screenshots show a game under way.
-MID_GAME = [
-    (
-        "pairs",
+
+@dataclass(frozen=True)
+class Shot:
+    path: str  # under docs/
+    make: Callable[..., Any]
+    browser: bool = True
+    scheme: str = "light"
+    full_page: bool = False
+    scale: float = 1
+
+
+SHOTS: dict[str, Shot] = {}
+
+
+def screen(path: str, *, scheme: str = "light", full_page: bool = False, scale: float = 1):
+    """Register a browser picture: ``make(studio, page)`` opens what to photograph."""
+
+    def register(make: Callable[..., Any]) -> Callable[..., Any]:
+        SHOTS[path] = Shot(path, make, True, scheme, full_page, scale)
+        return make
+
+    return register
+
+
+def picture(path: str):
+    """Register a picture the function writes itself: ``make(studio, out_path)``."""
+
+    def register(make: Callable[..., Any]) -> Callable[..., Any]:
+        SHOTS[path] = Shot(path, make, browser=False)
+        return make
+
+    return register
+
+
+class Studio:
+    """A fresh app on an empty database, served on a free local port."""
+
+    def __init__(self) -> None:
+        import logging
+
+        from werkzeug.serving import make_server
+
+        from companion import create_app
+
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+
+        folder = tempfile.mkdtemp(prefix="leafpile-shots-")
+        self.app = create_app(
+            {
+                "DATABASE_URL": f"sqlite:///{folder}/shots.sqlite3",
+                "INSTANCE_PATH": folder,
+                "LEAFPILE_RATE_LIMITS": False,
+            }
+        )
+        self.app.config["PUBLIC_URL"] = PUBLIC_URL
+        self.store = self.app.extensions["leafpile_store"]
+        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self._client = self.app.test_client()
+        home = self._client.get("/").get_data(as_text=True)
+        self._csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)
+
+    def table(
+        self,
+        game: str,
+        players: Iterable[str],
+        options: Mapping[str, Any] | None = None,
+        title: str = "Game night",
+        actions: Iterable[Any] = (),
+    ) -> Any:
+        """A new table with these actions already played (JSON dicts or rules actions)."""
+        from companion.rules import actions as codec
+
+        table = self.store.create_table(game, list(players), dict(options or {}), title=title)
+        for action in actions:
+            as_dict = action if isinstance(action, Mapping) else codec.to_dict(action)
+            self.store.act(table.token, self.store.version(table.token), as_dict)
+        return table
+
+    def act(self, table: Any, action: Mapping[str, Any]) -> None:
+        """One more action at the table's current version."""
+        self.store.act(table.token, self.store.version(table.token), dict(action))
+
+    def post(self, table: Any, action: str, **fields: str) -> None:
+        """One form post, as a phone's tap sends it (for screens built by forms)."""
+        form = {"csrf_token": self._csrf, "action": action, **fields}
+        form["version"] = str(self.store.version(table.token))
+        response = self._client.post(f"/t/{table.token}/act", data=form)
+        if response.status_code >= 400:
+            raise RuntimeError(f"{action} {fields}: status {response.status_code}")
+
+    def open(self, page: Any, path: str) -> None:
+        page.goto(self.url + path)
+        page.wait_for_load_state("networkidle")
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.app.extensions["leafpile_store"].engine.dispose()
+
+
+# --- the core screens ----------------------------------------------------------
+
+
+def _friday_pad(studio: Studio) -> Any:
+    return studio.table(
+        "scorepad",
+        TRIO,
+        {"lowest_wins": False},
+        title="Friday night",
+        actions=[
+            {"type": "AddRound", "scores": [5, 3, 8]},
+            {"type": "AddRound", "scores": [2, 9, 1]},
+        ],
+    )
+
+
+@screen("screenshots/home.png")
+def home(studio: Studio, page: Any) -> None:
+    studio.open(page, "/")
+
+
+@screen("screenshots/scorepad.png")
+def scorepad(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/t/{_friday_pad(studio).token}")
+
+
+@screen("screenshots/join.png")
+def join(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/t/{_friday_pad(studio).token}/join")
+
+
+@screen("screenshots/new-table.png")
+def new_table(studio: Studio, page: Any) -> None:
+    studio.open(page, "/new/pairs")
+
+
+@screen("screenshots/history.png")
+def history(studio: Studio, page: Any) -> None:
+    table = _friday_pad(studio)
+    studio.store.undo(table.token, studio.store.version(table.token))
+    studio.open(page, f"/t/{table.token}/history")
+
+
+@screen("screenshots/spectator.png")
+def spectator(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/v/{_friday_pad(studio).view_token}")
+
+
+# --- the card games, a few entries in ------------------------------------------
+
+
+@screen("screenshots/pairs.png")
+def pairs(studio: Studio, page: Any) -> None:
+    table = studio.table(
         "pairs",
         TRIO,
-        [
+        actions=[
             {"type": "Deal", "player": "Ana", "card": 7},
             {"type": "Deal", "player": "Ben", "card": 4},
             {"type": "Deal", "player": "Cleo", "card": 9},
             {"type": "Hit", "player": "Ben", "card": 6},
             {"type": "Hit", "player": "Cleo", "card": 3},
         ],
-    ),
-    (
-        "venture",
+    )
+    studio.open(page, f"/t/{table.token}")
+
+
+@screen("screenshots/venture.png")
+def venture(studio: Studio, page: Any) -> None:
+    table = studio.table(
         "venture",
         TRIO,
-        [
+        actions=[
             {"type": "EnterSlug", "cards": [3, 7, 9, 10]},
             {"type": "Bid", "player": "Ana", "card": 5},
             {"type": "Bid", "player": "Ben", "card": 8},
             {"type": "Bid", "player": "Cleo", "card": 2},
         ],
-    ),
-    (
-        "autumn-leaves",
+    )
+    studio.open(page, f"/t/{table.token}")
+
+
+@screen("screenshots/autumn-leaves.png")
+def autumn_leaves(studio: Studio, page: Any) -> None:
+    table = studio.table(
         "autumn_leaves",
         TRIO,
-        [
+        actions=[
             {"type": "Reveal", "cards": [["Ana", 5], ["Ben", 7], ["Cleo", 3]]},
             {"type": "Reveal", "cards": [["Ana", 6], ["Ben", 4], ["Cleo", 8]]},
         ],
-    ),
-]
-
-
-def main() -> None:
-    folder = tempfile.mkdtemp()
-    app = create_app({"DATABASE_URL": f"sqlite:///{folder}/shots.sqlite3", "INSTANCE_PATH": folder})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}"
-    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
-    store = app.extensions["leafpile_store"]
-    table = store.create_table(
-        "scorepad", ["Ana", "Ben", "Cleo"], {"lowest_wins": False}, title="Friday night"
     )
-    store.act(table.token, 0, {"type": "AddRound", "scores": [5, 3, 8]})
-    store.act(table.token, 1, {"type": "AddRound", "scores": [2, 9, 1]})
-    shots = [
-        ("home", "/"),
-        ("scorepad", f"/t/{table.token}"),
-        ("join", f"/t/{table.token}/join"),
-        ("new-table", "/new/pairs"),
-        ("history", f"/t/{table.token}/history"),
-        ("spectator", f"/v/{table.view_token}"),
-    ]
-    for name, game, players, actions in MID_GAME:
-        mid = store.create_table(game, players, {}, title="Game night")
-        for action in actions:
-            store.act(mid.token, store.version(mid.token), action)
-        shots.append((name, f"/t/{mid.token}"))
-    OUT.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+    studio.open(page, f"/t/{table.token}")
+
+
+# --- Leaf and the North Wind -----------------------------------------------------
+
+
+@screen("screenshots/leaf-score-sheet.png")
+def leaf_score_sheet(studio: Studio, page: Any) -> None:
+    from companion.rules import leaf
+
+    hera = {"den": {"raven": 2, "fox": 4, "owl": 1}, "mushroom_groups": [2, 4], "tree": 3}
+    hera |= {"sun": 2, "leaf_cards": 3, "acorn_tokens": 8, "minus_three": 1}
+    table = studio.table(
+        "leaf",
+        ["Hera", "Cleo"],
+        actions=[
+            leaf.EnterTally("Hera", hera),
+            leaf.EnterTally("Cleo", {"tree": 5, "acorn_tokens": 20}),
+        ],
+    )
+    studio.open(page, f"/t/{table.token}")
+
+
+def _solo(studio: Studio, title: str = "Solo") -> Any:
+    table = studio.table("north_wind", ["Ana"], {"difficulty": "normal"}, title=title)
+    studio.post(table, "setup", a1="fox", a2="owl")
+    studio.post(table, "end-turn")
+    return table
+
+
+@screen("screenshots/north-wind-solo.png")
+def north_wind_solo(studio: Studio, page: Any) -> None:
+    table = _solo(studio)
+    studio.post(table, "draw", leaf="sweetgum", colour="red", arrow="top-left")
+    compare = "c0_red=2&c0_green=1&c1_red=2&c1_yellow=2&c1_human=1&c2_red=2&c2_orange=2"
+    studio.open(page, f"/t/{table.token}?compare=1&{compare}")
+
+
+@screen("screenshots/north-wind-orange.png", scheme="dark")
+def north_wind_orange(studio: Studio, page: Any) -> None:
+    table = _solo(studio)
+    studio.post(table, "draw", leaf="tulip-poplar", colour="orange", arrow="bottom-right")
+    studio.post(table, "place", tips_red="1", tips_orange="1", tips_yellow="1")
+    studio.post(table, "red", outcome="grow")
+    studio.open(page, f"/t/{table.token}")
+
+
+def _finish_solo(studio: Studio, table: Any) -> None:
+    """Empty three piles, one short North Wind turn, then the last Frost."""
+    for leaf in ("ginkgo", "sweetgum", "sassafras"):
+        studio.post(table, "pile", leaf=leaf)
+    studio.post(table, "end-turn")
+    studio.post(table, "draw", leaf="tulip-poplar", colour="green", arrow="top-left")
+    studio.post(table, "place", tips_green="2")
+    studio.post(table, "done")
+    studio.post(table, "done")
+
+
+@screen("screenshots/north-wind-score.png")
+def north_wind_score(studio: Studio, page: Any) -> None:
+    table = studio.table("north_wind", ["Ana"], {"difficulty": "normal"}, title="Solo")
+    studio.post(table, "setup", a1="fox", a2="owl")
+    _finish_solo(studio, table)
+    studio.post(table, "hibernate", animal="fox", m1="owl", m2="", m3="", m4="", m5="")
+    studio.post(table, "final", h_acorns="20", h_tree="2", h_den_raven="2")
+    studio.open(page, f"/t/{table.token}")
+
+
+@screen("screenshots/north-wind-achievements.png")
+def north_wind_achievements(studio: Studio, page: Any) -> None:
+    for ticks in (("sun-5", "two-threes"), ("sun-5", "")):
+        table = studio.table("north_wind", ["Ana"], {"difficulty": "easy"}, title="Solo")
+        _finish_solo(studio, table)
+        studio.post(table, "hibernate", animal="")
+        studio.post(table, "final", h_acorns="30", h_sun="6", h_groups="3 3")
+        studio.post(table, "achieve", ach_0="", ach_1="", ach_2=ticks[0], ach_3=ticks[1])
+    studio.open(page, "/achievements")
+
+
+# --- Autumn Ash and the solitaire ------------------------------------------------
+
+
+def _ash_race(studio: Studio) -> Any:
+    """Ana (Rainbow) wins the race to 21 with 29 to Ben's 16, one bag undone on the way."""
+    table = studio.table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana"}, title="Ash")
+    for player, pieces in (
+        ("Ana", [["black", 3], ["black", 3], ["black", 2]]),
+        ("Ben", [["cyan", 1], ["cyan", 1], ["cyan", 2]]),
+    ):
+        studio.act(table, {"type": "Bag", "player": player, "pieces": pieces})
+    studio.store.undo(table.token, studio.store.version(table.token))
+    for player, pieces in (
+        ("Ben", [["purple", 1], ["purple", 1], ["purple", 2]]),
+        ("Ana", [["red", 1], ["red", 2], ["red", 3]]),
+    ):
+        studio.act(table, {"type": "Bag", "player": player, "pieces": pieces})
+    return table
+
+
+@screen("screenshots/autumn-ash-light.png", full_page=True, scale=2)
+def autumn_ash_light(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/t/{_ash_race(studio).token}")
+
+
+@screen("screenshots/autumn-ash-dark.png", scheme="dark", full_page=True, scale=2)
+def autumn_ash_dark(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/t/{_ash_race(studio).token}")
+
+
+SOLITAIRE_DEAL = 20
+
+
+def _solitaire_nearly_won(studio: Studio, moves_left: int = 3) -> Any:
+    """Deal 20 with all but the last few moves of a winning line played."""
+    from companion.rules import solitaire, solitaire_solver
+
+    found = solitaire_solver.solve(solitaire.new_game(SOLITAIRE_DEAL), 10)
+    if found.result != "won":
+        raise RuntimeError(f"the solver found no win for deal {SOLITAIRE_DEAL} in 10 s")
+    return studio.table(
+        "solitaire",
+        ["Solo"],
+        {"deal": SOLITAIRE_DEAL},
+        title=f"Solitaire #{SOLITAIRE_DEAL}",
+        actions=found.moves[:-moves_left],
+    )
+
+
+@screen("screenshots/solitaire-light.png", full_page=True, scale=2)
+def solitaire_light(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/t/{_solitaire_nearly_won(studio).token}")
+
+
+@screen("screenshots/solitaire-dark.png", scheme="dark", full_page=True, scale=2)
+def solitaire_dark(studio: Studio, page: Any) -> None:
+    studio.open(page, f"/t/{_solitaire_nearly_won(studio).token}")
+
+
+@screen("screenshots/solitaire-hint.png", scale=2)
+def solitaire_hint(studio: Studio, page: Any) -> None:
+    table = studio.table(
+        "solitaire", ["Solo"], {"deal": SOLITAIRE_DEAL}, title=f"Solitaire #{SOLITAIRE_DEAL}"
+    )
+    studio.open(page, f"/t/{table.token}")
+    page.get_by_role("link", name="Hint").click()
+    page.wait_for_load_state("networkidle")
+
+
+# --- the print kit -----------------------------------------------------------------
+
+
+def _sheets(
+    part: str,
+    out: Path,
+    pages: Iterable[int] | None = None,
+    columns: int = 2,
+    dpi: int = 54,
+    **options: Any,
+) -> None:
+    """Pages of a printed part side by side (numbered from 1; None = every page)."""
+    from PIL import Image
+
+    from printables import build
+    from printables.sheet import Options
+
+    pdf = build(part, Options(url=PUBLIC_URL, **options))
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", str(dpi), "-", f"{folder}/page"],
+            input=pdf,
+            check=True,
         )
-        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        for name, path in shots:
-            page.goto(url + path)
-            page.screenshot(path=str(OUT / f"{name}.png"))
-        browser.close()
-    server.shutdown()
+        files = sorted(Path(folder).glob("page-*.png"), key=lambda p: int(p.stem.split("-")[1]))
+        wanted = list(pages) if pages is not None else list(range(1, len(files) + 1))
+        images = [Image.open(files[n - 1]).convert("RGB") for n in wanted]
+    gap = max(4, dpi // 6)
+    width, height = images[0].size
+    rows = (len(images) + columns - 1) // columns
+    sheet = Image.new(
+        "RGB",
+        (columns * width + (columns + 1) * gap, rows * height + (rows + 1) * gap),
+        (206, 199, 188),  # a table top, so white pages stand out
+    )
+    for i, image in enumerate(images):
+        row, column = divmod(i, columns)
+        sheet.paste(image, (gap + column * (width + gap), gap + row * (height + gap)))
+    buffer = io.BytesIO()
+    sheet.save(buffer, "PNG", optimize=True)
+    out.write_bytes(buffer.getvalue())
+
+
+@picture("print/deck.png")
+def print_deck(studio: Studio, out: Path) -> None:
+    _sheets("deck", out, pages=[1, 2])
+
+
+@picture("print/standard-deck.png")
+def print_standard_deck(studio: Studio, out: Path) -> None:
+    _sheets("standard-deck", out, pages=[1], columns=1)
+
+
+@picture("print/aids.png")
+def print_aids(studio: Studio, out: Path) -> None:
+    _sheets("aids", out, pages=[1], columns=1, dpi=70)
+
+
+@picture("print/scorepads.png")
+def print_scorepads(studio: Studio, out: Path) -> None:
+    _sheets("scorepads", out, columns=6, dpi=40)
+
+
+@picture("print/board.png")
+def print_board(studio: Studio, out: Path) -> None:
+    _sheets("board", out, pages=[1, 2])
+
+
+@picture("print/pyramids.png")
+def print_pyramids(studio: Studio, out: Path) -> None:
+    _sheets("pyramids", out, pages=[1], columns=1, dpi=70)
+
+
+@picture("print/kit.png")
+def print_kit(studio: Studio, out: Path) -> None:
+    _sheets("kit", out, columns=13, dpi=13)
+
+
+# --- running them ------------------------------------------------------------------
+
+
+def take(shots: list[Shot]) -> None:
+    studio = Studio()
+    try:
+        browser_shots = [s for s in shots if s.browser]
+        for s in shots:
+            if not s.browser:
+                s.make(studio, DOCS / s.path)
+                print(f"docs/{s.path}")
+        if browser_shots:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium",
+                    args=[
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                    ],
+                )
+                for s in browser_shots:
+                    context = browser.new_context(
+                        viewport=PHONE, color_scheme=s.scheme, device_scale_factor=s.scale
+                    )
+                    page = context.new_page()
+                    s.make(studio, page)
+                    (DOCS / s.path).parent.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(DOCS / s.path), full_page=s.full_page)
+                    context.close()
+                    print(f"docs/{s.path}")
+                browser.close()
+    finally:
+        studio.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", metavar="WORD", help="paths containing a word")
+    parser.add_argument("--list", action="store_true", help="list the pictures and stop")
+    args = parser.parse_args(argv)
+    chosen = [s for s in SHOTS.values() if not args.only or any(w in s.path for w in args.only)]
+    if args.list:
+        print("\n".join(f"docs/{s.path}" for s in chosen))
+        return 0
+    if not chosen:
+        print("No picture matches; --list shows them all.", file=sys.stderr)
+        return 1
+    take(chosen)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""The documentation is part of the product: every example in it runs, the
+site builds in strict mode, every page is in the navigation, every setting
+the code reads is documented, and every picture is made by the screenshot
+script."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+README = ROOT / "README.md"
+PAGES = sorted(DOCS.glob("*.md"))
+WITH_EXAMPLES = [README, *PAGES]
+
+FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```\s*$", re.M | re.S)
+
+
+def blocks(path: Path, *languages: str) -> list[tuple[int, str]]:
+    """(line number, body) of each fenced block in one of these languages."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for match in FENCE.finditer(text):
+        if match.group(1) in languages:
+            found.append((text.count("\n", 0, match.start()) + 1, match.group(2)))
+    return found
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(ROOT)) for p in paths]
+
+
+# --- every example runs --------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", WITH_EXAMPLES, ids=_ids(WITH_EXAMPLES))
+def test_every_pycon_example_runs_as_a_doctest(path):
+    examples = blocks(path, "pycon")
+    if not examples:
+        pytest.skip("no >>> examples on this page")
+    globs: dict[str, object] = {}  # one page is one session, as a reader follows it
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    parser = doctest.DocTestParser()
+    for line, body in examples:
+        test = parser.get_doctest(body, globs, f"{path.name}:{line}", str(path), line)
+        runner.run(test, clear_globs=False)
+        globs = test.globs
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0
+    assert result.failed == 0, f"{result.failed} example(s) in {path.name} fail: see above"
+
+
+@pytest.mark.parametrize("path", WITH_EXAMPLES, ids=_ids(WITH_EXAMPLES))
+def test_every_python_block_runs(path):
+    examples = blocks(path, "python", "py")
+    if not examples:
+        pytest.skip("no python blocks on this page")
+    for line, body in examples:
+        assert ">>>" not in body, f"{path.name}:{line}: write >>> examples as ```pycon"
+        exec(compile(body, f"{path.name}:{line}", "exec"), {"__name__": "__docs__"})  # noqa: S102
+
+
+def _console_commands(body: str) -> list[tuple[str, str]]:
+    """(command, expected output) pairs of a console block: ``$ `` starts a command."""
+    pairs: list[tuple[str, list[str]]] = []
+    for line in body.splitlines():
+        if line.startswith("$ "):
+            pairs.append((line[2:], []))
+        elif pairs:
+            pairs[-1][1].append(line)
+        else:
+            raise AssertionError(f"console block starts with output, not a $ command: {line!r}")
+    return [(command, "\n".join(out).strip("\n")) for command, out in pairs]
+
+
+CONSOLE_EXAMPLES = [
+    (path, line, body) for path in WITH_EXAMPLES for line, body in blocks(path, "console")
+]
+
+
+@pytest.mark.parametrize(
+    "path, line, body",
+    CONSOLE_EXAMPLES,
+    ids=[f"{p.relative_to(ROOT)}:{line}" for p, line, _ in CONSOLE_EXAMPLES],
+)
+def test_every_console_example_prints_what_it_claims(path, line, body, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEAFPILE_")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["LEAFPILE_INSTANCE"] = str(tmp_path / "instance")
+    env["COLUMNS"] = "80"
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    for command, expected in _console_commands(body):
+        run = subprocess.run(
+            command, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert run.returncode == 0, f"{path.name}:{line}: `{command}` failed:\n{run.stderr}"
+        got = run.stdout.strip("\n")
+        assert checker.check_output(expected + "\n", got + "\n", flags), (
+            f"{path.name}:{line}: `{command}` printed\n{got}\nnot\n{expected}"
+        )
+
+
+@pytest.mark.parametrize("path", WITH_EXAMPLES, ids=_ids(WITH_EXAMPLES))
+def test_shell_blocks_that_are_not_run_claim_no_output(path):
+    for line, body in blocks(path, "sh", "bash", "shell"):
+        assert not re.search(r"^\$ ", body, re.M), (
+            f"{path.name}:{line}: a block that shows output must be ```console, so it is run"
+        )
+
+
+# --- the site ------------------------------------------------------------------
+
+
+def _nav_pages(items) -> list[str]:
+    pages = []
+    for item in items:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            pages += _nav_pages(value)
+        else:
+            pages.append(value)
+    return pages
+
+
+def _mkdocs_config() -> dict:
+    return yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+
+
+def test_every_docs_page_is_in_the_navigation_and_every_entry_exists():
+    nav = _nav_pages(_mkdocs_config()["nav"])
+    assert sorted(nav) == sorted(p.name for p in PAGES)
+
+
+def test_the_site_builds_in_strict_mode(tmp_path):
+    mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or "mkdocs"
+    run = subprocess.run(
+        [mkdocs, "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "site" / "api" / "index.html").is_file()
+
+
+# --- settings ------------------------------------------------------------------
+
+SETTING = re.compile(r"\bLEAFPILE_[A-Z0-9_]+\b")
+
+
+def _settings_read_by_the_code() -> set[str]:
+    """Every LEAFPILE_* name read from the environment by the app, the tests or the benchmarks."""
+    found: set[str] = set()
+    files = [*ROOT.glob("companion/**/*.py"), *ROOT.glob("benchmarks/*.py")]
+    files += [*ROOT.glob("tests/*.py"), ROOT / ".ci" / "run"]
+    for path in files:
+        if path.resolve() == Path(__file__).resolve():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"environ(?:\.get\(|\[|\.pop\()\s*[\"'](LEAFPILE_\w+)", text):
+            found.add(match.group(1))
+        for match in re.finditer(r"(?:setenv|delenv)\(\s*[\"'](LEAFPILE_\w+)", text):
+            found.add(match.group(1))
+        for match in re.finditer(r"[\"'](LEAFPILE_\w+)[\"']\s*:", text):
+            found.add(match.group(1))  # an environment built as a dict
+        for match in re.finditer(r"^\s*(?:export\s+)?(LEAFPILE_\w+)=", text, re.M):
+            found.add(match.group(1))
+    return found
+
+
+def test_every_setting_is_in_the_configuration_table():
+    page = (DOCS / "configuration.md").read_text(encoding="utf-8")
+    table_rows = {m.group(1) for m in re.finditer(r"^\| `(LEAFPILE_\w+)` \|", page, re.M)}
+    code = _settings_read_by_the_code()
+    assert {"LEAFPILE_DATABASE_URL", "LEAFPILE_INSTANCE", "LEAFPILE_PUBLIC_URL"} <= code
+    missing = sorted(code - table_rows)
+    assert missing == [], "settings the code reads that docs/configuration.md lacks"
+
+
+# --- pictures ------------------------------------------------------------------
+
+PICTURE = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.png)\)")
+
+
+def _pictures_shown() -> set[str]:
+    """Every picture the README and the docs show, as a path under docs/."""
+    shown = set()
+    for path in WITH_EXAMPLES:
+        for target in PICTURE.findall(path.read_text(encoding="utf-8")):
+            full = (path.parent / target).resolve()
+            assert full.is_file(), f"{path.name} shows {target}, which does not exist"
+            shown.add(full.relative_to(DOCS).as_posix())
+    return shown
+
+
+def test_every_picture_is_retaken_by_the_screenshot_script():
+    spec = importlib.util.spec_from_file_location("take_screenshots", DOCS / "take_screenshots.py")
+    script = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = script  # dataclasses look their module up there
+    spec.loader.exec_module(script)
+    made = set(script.SHOTS)
+    assert sorted(_pictures_shown() - made) == [], "pictures no function in take_screenshots makes"
