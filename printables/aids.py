@@ -527,10 +527,11 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         canvas.setLineWidth(1.2)
         canvas.roundRect(box.x, box.y, box.w, box.h, mm(3), stroke=1, fill=0)
         canvas.setFillColor(colour)
+        # The title band: rounded at the top, square at the bottom (one shape).
         path = canvas.beginPath()
         path.roundRect(box.x, box.y + box.h - mm(9), box.w, mm(9), mm(3))
+        path.rect(box.x, box.y + box.h - mm(9), box.w, mm(4))
         canvas.drawPath(path, stroke=0, fill=1)
-        canvas.rect(box.x, box.y + box.h - mm(9), box.w, mm(4), stroke=0, fill=1)
         canvas.setFillColor(HexColor("#ffffff"))
         canvas.setFont(SANS_BOLD, 13)
         canvas.drawString(box.x + mm(3), box.y + box.h - mm(6.6), aid.game)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash
@@ -455,7 +456,15 @@ def _face_marks(
         label_y = y + radius + size * 0.6
         canvas.setFillColor(fill)
         text_w = canvas.stringWidth(colour, SANS_BOLD, size)
-        canvas.rect(-text_w / 2 - 1, label_y - 1.2, text_w + 2, size + 0.6, stroke=0, fill=1)
+        ascent, descent = getAscentDescent(SANS_BOLD, size)
+        canvas.rect(
+            -text_w / 2 - 1,
+            label_y + descent - 0.4,
+            text_w + 2,
+            ascent - descent + 0.8,
+            stroke=0,
+            fill=1,
+        )
         canvas.setFillColor(ink)
         canvas.drawCentredString(0, label_y, colour)
 
