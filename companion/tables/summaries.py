@@ -444,7 +444,9 @@ def _north_wind(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     if gains:
         turn, gained = max(gains.items(), key=lambda item: (item[1], -item[0]))
         facts.append(f"The North Wind's best turn: turn {turn}, {_plural(gained, 'acorns')}.")
-    facts.append(f"Difficulty: {final.difficulty}; {final.turn} North Wind turns.")
+    facts.append(
+        f"Difficulty: {final.difficulty}; the North Wind played {_plural(final.turn, 'turns')}."
+    )
     winners = tuple(result.winners)
     return Summary(
         game="north_wind",

@@ -80,6 +80,10 @@ def rematch(token: str) -> Any:
     from .table import render_board  # the generic board answers a refusal
 
     try:
+        store().table(token)
+    except NoSuchTable:
+        abort(404)
+    try:
         if not is_host(token):
             raise TableError("only the host's phone can start another game at this table")
         new = start_rematch(token)
