@@ -43,6 +43,7 @@ class GameRecord:
     """One player's results in one game."""
 
     game: str
+    variant: str = ""  # "lowest wins", "continuous", a difficulty: scores compare only within one
     played: int = 0
     won: int = 0
     lost: int = 0
@@ -76,7 +77,8 @@ class PlayerRecord:
         self.played += 1
         self.won += line.outcome in ("won", "shared")
         self.lost += line.outcome == "lost"
-        self.games.setdefault(line.game, GameRecord(line.game)).add(line)
+        key = f"{line.game}/{line.variant}" if line.variant else line.game
+        self.games.setdefault(key, GameRecord(line.game, line.variant)).add(line)
         self.lines.append(line)
 
 
@@ -97,9 +99,10 @@ def tonight(lines: Sequence[ResultLine], now: datetime | None = None) -> list[Pl
     return tally(line for line in lines if line.finished_at >= now - TONIGHT)
 
 
-def game_title(game: str) -> str:
+def game_title(game: str, variant: str = "") -> str:
     kind = load_games().get(game)
-    return kind.title if kind else game
+    title = kind.title if kind else game
+    return f"{title} ({variant})" if variant else title
 
 
 def _lines() -> list[ResultLine]:
