@@ -1,0 +1,94 @@
+"""Simultaneous play in real browsers (issue 10): one Chromium context per phone.
+
+Every phone loads the table, takes its seat, and then all of them tap their
+card in the same instant, each from the version it had loaded. Every tap
+must be entered: the secret bids and reveals do not depend on each other.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SETTLE = 10_000  # ms: generous, so a busy CI machine never fails a correct app
+
+
+def seat_phones(live_server, new_phone, table, players):
+    url = f"{live_server.url}/t/{table.token}"
+    phones = {}
+    for index, name in enumerate(players):
+        page = new_phone(color_scheme="dark" if index % 2 else "light")
+        page.goto(url)
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        phones[name] = page
+    return phones
+
+
+def tap_together(phones, action, cards):
+    """Click every phone's card without waiting for any answer: the posts
+    leave within milliseconds of each other, all carrying the old version."""
+    versions = set()
+    for name, page in phones.items():
+        versions.add(page.locator("#board").get_attribute("data-version"))
+        page.evaluate(
+            """([action, card]) => {
+                const form = document.querySelector(
+                    `form.pad-form input[name=action][value="${action}"]`).form;
+                form.querySelector(`button[name=card][value="${card}"]`).click();
+            }""",
+            [action, str(cards[name])],
+        )
+    assert len(versions) == 1, "every phone was showing the same version when it tapped"
+
+
+def test_five_phones_bid_venture_in_the_same_instant_and_all_are_entered(live_server, new_phone):
+    players = ["Ana", "Ben", "Cy", "Di", "Ed"]
+    table = live_server.store.create_table("venture", players, {}, seed=1)
+    live_server.store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6, 8, 9]})
+    phones = seat_phones(live_server, new_phone, table, players)
+    bids = {"Ana": 3, "Ben": 7, "Cy": 2, "Di": 10, "Ed": 9}
+    tap_together(phones, "bid", bids)
+    for page in phones.values():
+        expect(page.locator(".venture-round")).to_have_text("Round 2 of 10", timeout=SETTLE)
+        expect(page.locator(".notice-error")).to_have_count(0)
+    state = live_server.store.snapshot(table.token).state
+    assert dict(state.rounds[0].bids) == bids
+
+
+def test_four_phones_reveal_autumn_leaves_in_the_same_instant(live_server, new_phone):
+    players = ["Ana", "Ben", "Cy", "Di"]
+    table = live_server.store.create_table("autumn_leaves", players, {}, seed=3)
+    phones = seat_phones(live_server, new_phone, table, players)
+    cards = {"Ana": 9, "Ben": 4, "Cy": 6, "Di": 2}
+    tap_together(phones, "reveal", cards)
+    for page in phones.values():
+        expect(page.locator(".al-where")).to_contain_text("round 2", timeout=SETTLE)
+        expect(page.locator(".notice-error")).to_have_count(0)
+    state = live_server.store.snapshot(table.token).state
+    assert [pile[-1] for pile in state.piles] == [9, 4, 6, 2]
+
+
+def test_a_phone_that_taps_a_held_seat_is_asked_and_the_takeover_is_announced(
+    live_server, new_phone
+):
+    players = ["Ana", "Ben", "Cy"]
+    table = live_server.store.create_table("venture", players, {}, seed=1)
+    live_server.store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
+    phones = seat_phones(live_server, new_phone, table, ["Ana", "Ben"])
+    phones["Ana"].get_by_role("button", name="Your bid, Ana: 7").click()
+    expect(phones["Ana"].locator(".venture-mine")).to_be_visible()
+    newcomer = new_phone()
+    newcomer.goto(f"{live_server.url}/t/{table.token}")
+    newcomer.get_by_role("button", name="Ana", exact=False).first.click()
+    expect(newcomer.locator(".seat-confirm")).to_contain_text("Ana's seat is on another phone")
+    newcomer.get_by_role("button", name="Take over Ana's seat").click()
+    expect(newcomer.get_by_role("group", name="Your bid, Ana")).to_be_visible()
+    expect(phones["Ben"].locator(".recent")).to_contain_text(
+        "Ana's seat moved to another phone", timeout=SETTLE
+    )
+    assert live_server.store.snapshot(table.token).state.bid_of("Ana") is None
