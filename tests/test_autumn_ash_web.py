@@ -101,6 +101,7 @@ def test_a_bag_after_the_win_is_refused(phone, race, store, error_message):
 
 
 def test_summary_line_for_the_table_list(phone, race):
+    phone.get(f"/t/{race.token}")  # the start page lists the tables this phone has opened
     phone.act(race, "bag", player="Ana", **RED_ROW)
     html = phone.get("/").get_data(as_text=True)
     assert "Ana 9 · Ben 0" in html

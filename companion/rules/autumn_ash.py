@@ -242,6 +242,7 @@ class Race:
     bonus: ClassVar[Mapping[str, int]] = COLOUR_BONUS
     copies: ClassVar[Mapping[str, int]] = TRIOS
     sizes: ClassVar[Mapping[int, str]] = SIZE_NAMES
+    mode: ClassVar[str] = "race"
 
     def colours(self, player: str) -> tuple[str, ...]:
         """The colours ``player`` plays, in the order they change (X1)."""
@@ -1128,6 +1129,16 @@ def play(position: Position, move: Move | None) -> TurnResult:
             f"{_other(position.turn).capitalize()} without any legal move (X13)"
         )
     return result
+
+
+def after_entry(position: Position, entry: Entry | None) -> Position:
+    """The board once ``entry`` (X6) is made; raises :class:`IllegalMove` if it cannot be."""
+    return _enter(position, entry) if entry else position
+
+
+def entries(position: Position) -> list[Entry]:
+    """The entries open to the side to move now (X6), whether or not a move follows."""
+    return [] if position.winner else _entries(position)
 
 
 def why_not(position: Position, origin: Square | str, destination: Square | str,

@@ -1,8 +1,13 @@
-"""The Autumn Ash race to 21 as a table game.
+"""Autumn Ash as a table game, in two modes.
 
-Two players. Options: ``{"rainbow": name}``, the player who plays the
-Rainbow colours (green → black); the other plays Xeno (clear → purple). The
-log holds :class:`companion.rules.autumn_ash.Bag` actions as JSON.
+Two players. Options: ``{"rainbow": name, "mode": "race" | "board",
+"rules": "standard" | "beginner"}``. ``rainbow`` plays the Rainbow colours
+(green → black); the other plays Xeno (clear → purple). The *race* (the
+default, and what older tables are) keeps the score from tapped bags; the
+*board* referees every move on a mirror of the board (X5-X14). The log holds
+the actions of :mod:`companion.rules.autumn_ash` as JSON: ``Bag`` in a race;
+``SetUp``, ``Play`` and ``Pass`` on the board. The board is a turn-based game
+for two, so any change to the table made meanwhile is a real conflict.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from companion.rules.errors import RuleError
 
 from . import GameKind, applier
 
+MODES = ("race", "board")
+RULES = ("standard", "beginner")
+
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     if len(players) != 2:
@@ -23,6 +31,14 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
     if rainbow not in players:
         raise RuleError(f"{rainbow!r} is not one of the players, so cannot play Rainbow")
     xeno = players[1] if rainbow == players[0] else players[0]
+    mode = options.get("mode", "race")
+    if mode not in MODES:
+        raise RuleError(f"{mode!r} is not an Autumn Ash mode: race or board")
+    rules = options.get("rules", "standard")
+    if rules not in RULES:
+        raise RuleError(f"{rules!r} is not an Autumn Ash rule set: standard or beginner")
+    if mode == "board":
+        return autumn_ash.new_board_game(rainbow, xeno, beginner=rules == "beginner")
     return autumn_ash.new_game(rainbow, xeno)
 
 
@@ -33,5 +49,5 @@ KIND = GameKind(
     max_players=2,
     new_state=_new_state,
     apply=applier(autumn_ash),
-    blurb="Score the race to 21: tap the bagged pyramids, see the points and the bonuses.",
+    blurb="Referee the board move by move, or just score the race to 21.",
 )

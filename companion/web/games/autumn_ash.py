@@ -1,18 +1,32 @@
-"""The Autumn Ash screen: tap the pyramids a move bagged, see the points.
+"""The Autumn Ash screens: the board mirror and the race scorer.
 
-Each player has a bag form with their own five colours; every pyramid of a
-colour and size is a toggle (two of each, one for the starting colours).
+*Board* (a referee): the phone mirrors the board. Tap one of your pieces to
+light the squares it may reach, tap a square, pick the new size; the
+companion bags and scores the rows itself. The selection lives in the page
+address (``?sel=C3&to=C1&enter=A1-2``), so it works without JavaScript and
+a refresh from another phone (a new version) simply clears it.
+
+*Race* (a score pad): tap the pyramids a move bagged, see the points. Each
+player has a bag form with their own five colours; every pyramid of a colour
+and size is a toggle (two of each, one for the starting colours).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import autumn_ash
+from companion.rules.autumn_ash import BoardGame, Entry, Move, Piece, Position, Square
 from companion.rules.errors import RuleError
 
 from . import FormError, Screen
+
+SIZE_WORDS = {"1": autumn_ash.PAWN, "2": autumn_ash.DRONE, "3": autumn_ash.QUEEN}
+
+
+# --- the race ----------------------------------------------------------------
 
 
 def piece_field(colour: str, pips: int, copy: int) -> str:
@@ -34,7 +48,7 @@ def toggles(side: str) -> list[tuple[str, list[tuple[int, int, str]]]]:
     return rows
 
 
-def parse_action(form: Mapping[str, str], state: autumn_ash.Race, me: str | None) -> dict[str, Any]:
+def _parse_bag(form: Mapping[str, str], state: autumn_ash.Race) -> dict[str, Any]:
     if form.get("action") != "bag":
         raise FormError("That button does nothing in Autumn Ash. Reload the page.")
     player = form.get("player", "")
@@ -44,12 +58,327 @@ def parse_action(form: Mapping[str, str], state: autumn_ash.Race, me: str | None
     pieces = [
         [colour, pips]
         for colour, fields in toggles(side)
-        for pips, _, field in fields
-        if form.get(field)
+        for pips, _, field_name in fields
+        if form.get(field_name)
     ]
     if not pieces:
         raise FormError(f"Tap the pyramids {player} bagged first, then score the bag.")
     return {"type": "Bag", "player": player, "pieces": pieces}
+
+
+# --- the board: reading the page address ---------------------------------------
+
+
+def _entry(text: str | None, position: Position) -> Entry | None:
+    """``"A1-2"`` → the entry of a green/clear drone at A1, if it is open now."""
+    if not text:
+        return None
+    corner, _, size = text.partition("-")
+    try:
+        entry = Entry(Square.parse(corner), SIZE_WORDS[size])
+    except (RuleError, KeyError):
+        return None
+    return entry if entry in autumn_ash.entries(position) else None
+
+
+def _square(text: str | None) -> Square | None:
+    if not text:
+        return None
+    try:
+        return Square.parse(text)
+    except RuleError:
+        return None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square as the mirror draws it."""
+
+    square: Square
+    stack: tuple[Piece, ...]
+    selectable: bool = False  # one of the mover's pieces with a legal move
+    selected: bool = False
+    lit: bool = False  # a legal destination of the selected piece
+    chosen: bool = False  # the destination picked, waiting for the size
+    entered: bool = False  # the piece entered this turn (not yet sent)
+    bagged_last: bool = False  # a square the last turn bagged
+    moved_last: bool = False  # where the last turn's piece went
+    corner: bool = False  # an entry point (X6)
+
+    @property
+    def top(self) -> Piece | None:
+        return self.stack[-1] if self.stack else None
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says for the square."""
+        if not self.stack:
+            words = "empty"
+        else:
+            words = ", on top of ".join(str(p) for p in reversed(self.stack))
+        state = []
+        if self.selected:
+            state.append("selected")
+        if self.lit:
+            state.append("you can move here")
+        if self.chosen:
+            state.append("chosen")
+        return f"{self.square}: {words}" + (f" ({', '.join(state)})" if state else "")
+
+
+@dataclass(frozen=True)
+class SizeChoice:
+    size: int
+    piece: Piece  # what the moved piece becomes
+    move: Move | None  # None: not allowed now
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """Everything the board template shows for one request."""
+
+    game: BoardGame
+    position: Position
+    board: Position  # after this turn's entry, if one is chosen
+    to_move: str | None  # None once the game is over
+    can_act: bool
+    entry: Entry | None
+    entries: tuple[Entry, ...]
+    selected: Square | None
+    chosen: Square | None
+    rows: tuple[tuple[Cell, ...], ...]
+    choices: tuple[SizeChoice, ...]
+    reasons: tuple[tuple[str, str], ...]  # (square, why it is dark), on request
+    show_why: bool
+    must_pass: bool
+    params: Mapping[str, str] = field(default_factory=dict)
+
+    def link(self, **changes: str | None) -> dict[str, str]:
+        """The page-address parameters after ``changes`` (None removes one)."""
+        params = dict(self.params)
+        for key, value in changes.items():
+            if value is None:
+                params.pop(key, None)
+            else:
+                params[key] = value
+        return params
+
+    @property
+    def moving(self) -> Piece | None:
+        return self.board.top(self.selected) if self.selected else None
+
+    def stash(self, side: str) -> list[tuple[str, list[tuple[int, int]]]]:
+        """``side``'s stash by colour: (colour, [(size, count) queen first])."""
+        counts = self.position.stash_of(side)
+        return [
+            (colour, [(s, counts[Piece(colour, s)]) for s in (3, 2, 1)])
+            for colour in autumn_ash.PROGRESSIONS[side]
+        ]
+
+
+def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror | None:
+    """Read the selection from the page address and work out what to light."""
+    position = state.position
+    if position is None:
+        return None
+    to_move = state.to_move
+    can_act = to_move is not None and (me is None or me == to_move)
+    entry = _entry(args.get("enter"), position) if can_act else None
+    board = autumn_ash.after_entry(position, entry)
+    legal = [m for m in autumn_ash.legal_moves(position) if m.entry == entry]
+    movable = {m.origin for m in legal}
+    selected = _square(args.get("sel")) if can_act else None
+    if selected not in movable:
+        selected = None
+    targets = {m.destination: m for m in legal if m.origin == selected} if selected else {}
+    chosen = _square(args.get("to")) if selected else None
+    if chosen not in targets:
+        chosen = None
+    last_bagged: set[Square] = set()
+    last_moved: Square | None = None
+    if state.turns:
+        _, result = state.turns[-1]
+        last_bagged = {s for s, _ in result.bagged}
+        last_moved = result.move.destination if result.move else None
+    rows = tuple(
+        tuple(
+            Cell(
+                square=square,
+                stack=board.stack(square),
+                selectable=can_act and square in movable,
+                selected=square == selected,
+                lit=square in targets,
+                chosen=square == chosen,
+                entered=entry is not None and square == entry.square,
+                bagged_last=square in last_bagged,
+                moved_last=square == last_moved,
+                corner=square in autumn_ash.CORNERS,
+            )
+            for column in range(len(autumn_ash.COLUMNS))
+            for square in [Square(row * len(autumn_ash.COLUMNS) + column)]
+        )
+        for row in reversed(range(autumn_ash.ROWS))
+    )
+    choices: list[SizeChoice] = []
+    if selected and chosen:
+        mover = board.top(selected)
+        assert mover is not None
+        colour = autumn_ash.next_colour(mover.colour) or mover.colour
+        by_size = {m.size: m for m in legal if m.origin == selected and m.destination == chosen}
+        capping = bool(board.stack(chosen))
+        for size in (autumn_ash.QUEEN, autumn_ash.DRONE, autumn_ash.PAWN):
+            piece = Piece(colour, size)
+            if size in by_size:
+                choices.append(SizeChoice(size, piece, by_size[size]))
+            elif capping:
+                choices.append(SizeChoice(size, piece, None, "a capping piece becomes a pawn"))
+            elif not position.in_stash(piece):
+                choices.append(SizeChoice(size, piece, None, "none left in the stash"))
+            else:
+                choices.append(SizeChoice(size, piece, None, "would leave the other side stuck"))
+    show_why = args.get("why") == "1" and can_act
+    reasons = _reasons(board, position, selected, targets, movable) if show_why else ()
+    params = {k: v for k, v in (("enter", args.get("enter") if entry else None),) if v}
+    if selected:
+        params["sel"] = str(selected)
+    return Mirror(
+        game=state,
+        position=position,
+        board=board,
+        to_move=to_move,
+        can_act=can_act,
+        entry=entry,
+        entries=tuple(autumn_ash.entries(position)) if can_act else (),
+        selected=selected,
+        chosen=chosen,
+        rows=rows,
+        choices=tuple(choices),
+        reasons=reasons,
+        show_why=show_why,
+        must_pass=to_move is not None and not autumn_ash.legal_moves(position),
+        params=params,
+    )
+
+
+def _reasons(
+    board: Position,
+    position: Position,
+    selected: Square | None,
+    targets: Mapping[Square, Move],
+    movable: set[Square],
+) -> tuple[tuple[str, str], ...]:
+    """Why each dark square near the selected piece (or each of the mover's
+    pieces that cannot move) is dark, in the rules' own words."""
+    found: list[tuple[str, str]] = []
+    if selected is None:
+        for square in autumn_ash.SQUARES:
+            top = board.top(square)
+            if top is not None and top.side == board.turn and square not in movable:
+                why = _first_reason(board, square)
+                found.append((str(square), why))
+        return tuple(found)
+    for square in autumn_ash.SQUARES:
+        if square in targets or square == selected:
+            continue
+        columns = len(autumn_ash.COLUMNS)
+        steps = abs(selected.index % columns - square.index % columns) + abs(
+            selected.index // columns - square.index // columns
+        )
+        if steps > 2:
+            continue
+        why = autumn_ash.why_not(board, selected, square) or _x13(position, board, selected, square)
+        found.append((str(square), why))
+    return tuple(found)
+
+
+def _first_reason(board: Position, square: Square) -> str:
+    """Why a piece of the side to move has no legal move at all."""
+    for target in autumn_ash.SQUARES:
+        if target != square:
+            reason = autumn_ash.why_not(board, square, target)
+            if reason and "one or two orthogonal steps" not in reason:
+                return reason
+    top = board.top(square)
+    return f"the {top} on {square} has no legal move (X13)"
+
+
+def _x13(position: Position, board: Position, origin: Square, target: Square) -> str:
+    top = board.top(origin)
+    return f"the {top} cannot go to {target}: that would leave the other side without a move (X13)"
+
+
+# --- the board: reading the forms ------------------------------------------------
+
+
+def _parse_board(form: Mapping[str, str], state: BoardGame, me: str | None) -> dict[str, Any]:
+    action = form.get("action")
+    if action == "setup":
+        return _parse_setup(form, state)
+    position = state.position
+    if position is None:
+        raise FormError("Place the six start pieces first.")
+    to_move = state.to_move
+    if to_move is None:
+        raise FormError("The game is over: undo to take back the last move.")
+    if me is not None and me != to_move:
+        raise FormError(f"It is {to_move}'s turn: this phone is {me}'s.")
+    if action == "pass":
+        return {"type": "Pass", "player": to_move}
+    if action != "move":
+        raise FormError("That button does nothing in Autumn Ash. Reload the page.")
+    entry = None
+    if form.get("enter"):
+        entry = _entry(form.get("enter"), position)
+        if entry is None:
+            raise FormError("That corner entry is not open any more. Look at the board again.")
+    origin, target = _square(form.get("from")), _square(form.get("to"))
+    size = SIZE_WORDS.get(form.get("size", ""))
+    if origin is None or target is None or size is None:
+        raise FormError("Tap a piece, then a lit square, then the new size.")
+    move = Move(origin, target, size, entry)
+    board = autumn_ash.after_entry(position, entry)
+    mover = board.top(origin)
+    colour = autumn_ash.next_colour(mover.colour) if mover else None
+    becomes = f"{colour} {autumn_ash.SIZE_NAMES[size]}" if colour else "nothing"
+    return {
+        "type": "Play",
+        "player": to_move,
+        "move": move.text(),
+        "piece": str(mover) if mover else "nothing",
+        "becomes": becomes,
+    }
+
+
+def _parse_setup(form: Mapping[str, str], state: BoardGame) -> dict[str, Any]:
+    first = form.get("first", "")
+    if first not in state.players:
+        raise FormError("Choose who moves first.")
+    if form.get("layout") == "ours":
+        placements = [list(p) for p in autumn_ash.OUR_LAYOUT]
+    else:
+        placements = []
+        for colour in ("green", "clear"):
+            for size in (autumn_ash.QUEEN, autumn_ash.DRONE, autumn_ash.PAWN):
+                piece = Piece(colour, size)
+                square = _square(form.get(f"place-{piece.code}"))
+                if square is None:
+                    raise FormError(f"Choose a square for the {piece}.")
+                placements.append([str(square), str(piece)])
+    try:  # check here so the message comes before anything is written
+        autumn_ash.start_position((tuple(p) for p in placements), state.side(first))  # type: ignore[misc]
+    except RuleError as exc:
+        raise FormError(str(exc)) from exc
+    return {"type": "SetUp", "placements": placements, "first": first}
+
+
+# --- both modes --------------------------------------------------------------
+
+
+def parse_action(form: Mapping[str, str], state: Any, me: str | None) -> dict[str, Any]:
+    if isinstance(state, BoardGame):
+        return _parse_board(form, state, me)
+    return _parse_bag(form, state)
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
@@ -59,28 +388,79 @@ def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str
     index = int(choice) - 1
     if len(players) != 2:
         raise FormError(f"Autumn Ash is for 2 players; {len(players)} were entered.")
-    return {"rainbow": players[index]}
+    mode = form.get("mode", "race")
+    if mode not in ("race", "board"):
+        raise FormError("Choose how to play: referee the board, or only keep the score.")
+    rules = form.get("rules", "standard")
+    if rules not in ("standard", "beginner"):
+        raise FormError("Choose the standard or the Beginner's rules.")
+    options: dict[str, Any] = {"rainbow": players[index]}
+    if mode == "board":
+        options.update(mode="board", rules=rules)
+    return options
 
 
-def summary(state: autumn_ash.Race) -> str:
+def summary(state: Any) -> str:
     totals = state.totals
     if state.winner:
         return f"{state.winner} won with {totals[state.winner]}"
-    return " · ".join(f"{p} {totals[p]}" for p in state.players)
+    line = " · ".join(f"{p} {totals[p]}" for p in state.players)
+    if isinstance(state, BoardGame):
+        if state.position is None:
+            return f"{line} · setting up"
+        if state.to_move:
+            return f"{line} · {state.to_move} to move"
+        return f"{line} · over"
+    return line
 
 
 def describe(action: Mapping[str, Any]) -> str:
-    if action.get("type") != "Bag":
-        return str(action.get("type", "?"))
+    kind = action.get("type")
+    player = action.get("player", "?")
+    if kind == "Play":
+        return _describe_play(action)
+    if kind == "Pass":
+        return f"{player} had no legal move and passed"
+    if kind == "SetUp":
+        placements = action.get("placements") or []
+        ours = [list(p) for p in autumn_ash.OUR_LAYOUT] == [list(p) for p in placements]
+        where = ", ".join(f"{p[1]} {p[0]}" for p in placements if len(p) == 2)
+        how = "our layout" if ours else where
+        return f"Start pieces placed ({how}); {action.get('first')} moves first"
+    if kind != "Bag":
+        return str(kind or "?")
     try:
         score = autumn_ash.score_bag(tuple(tuple(p) for p in action.get("pieces", ())))
     except (RuleError, TypeError):
-        return f"{action.get('player')} bagged {action.get('pieces')}"
+        return f"{player} bagged {action.get('pieces')}"
     names = ", ".join(autumn_ash.piece_name(p) for p in score.pieces)
-    return f"{action.get('player')} bagged {names}: {score.describe()}"
+    return f"{player} bagged {names}: {score.describe()}"
 
 
-SCREEN = Screen(
+def _describe_play(action: Mapping[str, Any]) -> str:
+    player = action.get("player", "?")
+    try:
+        move = Move.parse(str(action.get("move", "")))
+    except RuleError:
+        return f"{player} moved {action.get('move')}"
+    words = []
+    if move.entry:
+        words.append(
+            f"entered a new {autumn_ash.SIZE_NAMES[move.entry.size]} at {move.entry.square}"
+        )
+    route = "→".join(str(s) for s in (move.origin, *(move.path or (move.destination,))))
+    words.append(f"{action.get('piece')} {route}, now a {action.get('becomes')}")
+    return f"{player}: {'; '.join(words)}"
+
+
+@dataclass(frozen=True)
+class AshScreen(Screen):
+    """The screen plus the mirror's view model, which the board template calls."""
+
+    mirror: Callable[[BoardGame, Mapping[str, str], str | None], Mirror | None] = mirror
+
+
+SCREEN = AshScreen(
     game="autumn_ash",
     board_template="autumn_ash/_board.html",
     parse_action=parse_action,
@@ -88,4 +468,5 @@ SCREEN = Screen(
     parse_options=parse_options,
     summary=summary,
     describe=describe,
+    uses_seats=True,
 )
