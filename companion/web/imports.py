@@ -1,0 +1,85 @@
+"""Reading an uploaded table export: anybody's file, so every step is bounded.
+
+The upload is at most ``MAX_CONTENT_LENGTH`` (2 MB). JSON nested thousands
+deep, integers of thousands of digits or bytes that are not UTF-8 are refused
+with a short message, as is anything the store refuses (see
+``Store.import_table``). Messages quote at most a short prefix of the file.
+
+Options are checked like the new-table form's (a ruling, see
+docs/deploying.md): the form, left empty, says which options a game has and
+of which type; an import may carry no other option and no other type; texts
+are at most 60 characters; a whole number must be one the form itself
+accepts when typed in (the deal number, the losing score), and then the
+game's own rules check the whole setup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from companion.tables.store import TableError
+
+from .games import FormError
+from .games import load as load_screens
+
+MAX_OPTION_TEXT = 60
+MAX_OPTION_NUMBER = 10**9
+
+
+def read_export(raw: bytes) -> Any:
+    """The upload as JSON, or :class:`TableError` with a message for the person."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TableError("that file is not a Leafpile table export (it is not text)") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise TableError("that file nests far deeper than any Leafpile table export") from None
+    except ValueError:  # not JSON, or a number of more than 4,300 digits
+        raise TableError("that file is not a Leafpile table export (it is not JSON)") from None
+
+
+def check_options(game: str, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+    """Refuse options the new-table form could not have produced."""
+    screen = load_screens().get(game)
+    if screen is None:
+        return
+    try:
+        form_made = screen.parse_options({}, players)
+    except FormError:
+        return  # the game's own rules check a setup this form cannot describe
+    for key, value in options.items():
+        name = str(key)[:24]
+        if key not in form_made:
+            raise TableError(f"this export has an option this game does not have ({name!r})")
+        expected = form_made[key]
+        if not _same_type(value, expected):
+            raise TableError(f"this export's option {name!r} has the wrong kind of value")
+        if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+            raise TableError(f"this export's option {name!r} is too long")
+        if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > MAX_OPTION_NUMBER:
+                raise TableError(f"this export's option {name!r} is out of range")
+            _as_typed(screen, players, key, value)
+
+
+def _same_type(value: Any, expected: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(expected, bool)
+    if expected is None:  # "empty means the standard": a number or nothing
+        return value is None or isinstance(value, int)
+    if isinstance(expected, int):
+        return value is None or isinstance(value, int)
+    return isinstance(value, type(expected))
+
+
+def _as_typed(screen: Any, players: tuple[str, ...], key: str, value: int) -> None:
+    """A number the form reads under the same name must be one it accepts."""
+    try:
+        parsed = screen.parse_options({key: str(value)}, players)
+    except FormError as exc:
+        raise TableError(f"this export's setup is refused: {str(exc)[:120]}") from exc
+    del parsed  # accepted (or not a field of that name): the rules check the rest
