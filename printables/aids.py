@@ -445,7 +445,7 @@ def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | Non
     title_h = mm(11)
     column_gap = mm(5)
     column_w = (box.w - 2 * pad - (columns - 1) * column_gap) / columns
-    qr_bottom = box.y + box.h - title_h - pad - mm(QR_MM + 8)
+    qr_bottom = box.y + box.h - title_h - pad - mm(QR_MM + 10)
     leading = size * 1.22
     top = box.y + box.h - title_h - pad
     bottom = box.y + pad
@@ -560,20 +560,31 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         caption = f"scan: a {aid.game.split(':')[0]} table"
         canvas.setFont(SANS, fitted_font_size(caption, False, 5.5, room))
         canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(3), caption)
-        link_text, link_size = printed_address(link, room)
-        canvas.setFont(SANS, link_size)
-        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2), link_text)
+        for number, (line, size) in enumerate(printed_address(link, room)):
+            canvas.setFont(SANS, size)
+            canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2 + 1.9 * number), line)
 
 
-def printed_address(link: str, room: float) -> tuple[str, float]:
-    """The QR code's address as printed under it, and its font size: the
-    whole address if it fits ``room`` at 3.5 pt or more, else shortened."""
+def printed_address(link: str, room: float) -> list[tuple[str, float]]:
+    """The QR code's address as printed under it: (line, font size) pairs.
+
+    One line if it fits ``room`` at 4 pt or more, else two lines split after
+    a slash; only an address too long for two lines at 3.5 pt is shortened
+    (with "...")."""
     size = fitted_font_size(link, False, 5.0, room)
-    text = link
-    while size < 3.5:
-        text = text[:-4] + "..."
-        size = fitted_font_size(text, False, 5.0, room)
-    return text, size
+    if size >= 4.0:
+        return [(link, size)]
+    cuts = [index + 1 for index, char in enumerate(link) if char == "/"] or [len(link) // 2]
+    cut = min(cuts, key=lambda index: abs(index - len(link) / 2))
+    lines = [link[:cut], link[cut:]]
+    result = []
+    for line in lines:
+        size = fitted_font_size(line, False, 5.0, room)
+        while size < 3.5:
+            line = line[:-4] + "..."
+            size = fitted_font_size(line, False, 5.0, room)
+        result.append((line, size))
+    return result
 
 
 def draw_aids(canvas: Canvas, options: Options) -> None:

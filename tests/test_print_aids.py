@@ -127,15 +127,30 @@ def _qr_from_page(page, box, matrix_size):
     return grid
 
 
+GAME_PAGES = {
+    "Pairs": "new/pairs",
+    "Continuous Pairs": "new/pairs",
+    "Venture": "new/venture",
+    "Autumn Leaves": "new/autumn_leaves",
+    "Leaf: the North Wind": "new/north_wind",
+    "Autumn Ash": "new/autumn_ash",
+}
+
+
+@pytest.mark.parametrize("base", [URL, "https://games.example.org/leafpile"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_aid_carries_a_qr_code_of_the_chosen_url(paper):
-    options = Options(paper=paper, url=URL)
+def test_every_aid_carries_a_qr_code_of_its_own_games_page_and_prints_the_address(paper, base):
+    options = Options(paper=paper, url=base)
     pages = read_geometry(built("aids", options))
-    expected = qr_matrix(URL)
-    for page in pages:
-        for box in aid_boxes(options):
-            assert _qr_from_page(page, box, len(expected)) == expected
-        assert URL in page.text
+    aids = all_aids()
+    for number, page in enumerate(pages):
+        for aid, box in zip(aids[2 * number : 2 * number + 2], aid_boxes(options), strict=True):
+            link = base.rstrip("/") + "/" + GAME_PAGES[aid.game]
+            assert aid.url(base) == link
+            expected = qr_matrix(link)
+            assert _qr_from_page(page, box, len(expected)) == expected, aid.game
+            # The address is printed in full (on two lines if it is long).
+            assert link in page.text.replace("/\n", "/")
 
 
 def test_a_different_url_gives_a_different_code():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 from test_print_pdf import MM, built, read_geometry
 
@@ -12,12 +10,14 @@ from printables import Options
 from printables.board import (
     COLUMNS,
     ENTRY_SQUARES,
-    OVERLAP_MM,
     ROWS,
+    STASH_MM,
+    STRIP_W_MM,
     BoardGeometry,
-    tiles,
+    board_origin,
 )
 from printables.pyramids import net_dimensions
+from printables.sheet import FOOTER_TOP_MM, SAFE_EDGE_MM
 
 PAPERS = ["a4", "letter"]
 
@@ -40,17 +40,37 @@ def _full_squares(page, side_mm):
     return found
 
 
-def test_the_board_tiles_over_two_sheets_whose_squares_make_the_5_by_6_grid(board):
+def test_the_whole_5_by_6_grid_is_on_one_sheet_and_the_stash_strips_on_the_next(board):
     options, pages = board
     assert len(pages) == 2
     side = BoardGeometry().square
-    per_sheet = [_full_squares(page, side) for page in pages]
-    assert [len(squares) for squares in per_sheet] == [15, 15]
-    for squares in per_sheet:
-        for _, _, w, h in squares:
-            # Big enough for a large pyramid with room to spare (>= 32 mm).
-            assert w / MM >= 32 and h / MM >= 32
-            assert w / MM > net_dimensions("large").base + 5
+    squares = _full_squares(pages[0], side)
+    assert len(squares) == 30
+    for _, _, w, h in squares:
+        # Big enough for a large pyramid with room to spare (>= 32 mm).
+        assert w / MM >= 32 and h / MM >= 32
+        assert w / MM > net_dimensions("large").base + 5
+    assert not _full_squares(pages[1], side)
+    assert "Rainbow stash" in pages[1].text and "Xeno stash" in pages[1].text
+    assert "stash" not in pages[0].text.replace("stash strips", "")
+    strips = [
+        rect
+        for path in pages[1].paths
+        for rect in path.rects
+        if abs(rect[2] - STRIP_W_MM * MM) < 0.01 and abs(rect[3] - STASH_MM * MM) < 0.01
+    ]
+    assert len(strips) == 2
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_board_fits_between_the_title_and_the_footer(paper):
+    options = Options(paper=paper)
+    geometry = BoardGeometry()
+    x, y = board_origin(options, geometry)
+    width, height = options.paper_mm
+    assert x >= SAFE_EDGE_MM and x + geometry.width <= width - SAFE_EDGE_MM
+    assert y >= FOOTER_TOP_MM and y + geometry.height <= height - SAFE_EDGE_MM - 8
+    assert geometry.width == pytest.approx(188) and geometry.height == pytest.approx(222)
 
 
 def test_every_square_is_named_by_its_coordinates(board):
@@ -82,7 +102,7 @@ def test_both_colour_progressions_are_printed_in_order_with_their_bonuses(board)
             bonus = autumn_ash.COLOUR_BONUS[colour]
             wanted = f"bag bonus +{bonus}" if bonus else "no bag bonus"
             assert wanted in texts
-    assert texts.count("burnt ash: never moves") == 2
+    assert texts.count("burnt ash:") == 2 and texts.count("never moves") == 2
 
 
 def test_no_start_layout_is_printed_because_the_diagram_is_lost(board):
@@ -91,31 +111,3 @@ def test_no_start_layout_is_printed_because_the_diagram_is_lost(board):
     text = "\n".join(page.text for page in pages)
     assert "No start layout" in text
     assert "(X4)" in text
-
-
-@pytest.mark.parametrize("paper", PAPERS)
-def test_the_two_sheets_share_alignment_targets_on_the_join(paper):
-    options = Options(paper=paper)
-    geometry = BoardGeometry()
-    lower, upper = tiles(options, geometry)
-    assert lower.high - upper.low == pytest.approx(OVERLAP_MM)
-    assert upper.low == geometry.join_y
-    pages = read_geometry(built("board", options))
-    for page, tile in zip(pages, (lower, upper), strict=True):
-        for tx, ty in geometry.targets:
-            # The target's centre on this page, in points.
-            px, py = (tile.x + tx) * MM, (tile.y + ty - tile.low) * MM
-            circles = [
-                path
-                for path in page.paths
-                if len(path.points) > 8
-                and math.dist(
-                    (
-                        sum(p[0] for p in path.points) / len(path.points),
-                        sum(p[1] for p in path.points) / len(path.points),
-                    ),
-                    (px, py),
-                )
-                < 0.8
-            ]
-            assert circles, (paper, tile.join, tx, ty)

@@ -14,13 +14,19 @@ from test_print_pdf import MM, built, read_geometry
 from companion.rules import cards
 from printables import Options, parse_offset
 from printables.deck import (
-    card_back,
     cut_card_face,
     draw_cards,
     pairs_face,
     sheet_layout,
 )
-from printables.sheet import BLEED_MM, CARD_SIZES, SAFE_EDGE_MM, new_canvas
+from printables.sheet import (
+    BACK_BLEED_MM,
+    BLEED_MM,
+    CARD_SIZES,
+    MAX_BACK_OFFSET_MM,
+    SAFE_EDGE_MM,
+    new_canvas,
+)
 
 PAPERS = ["a4", "letter"]
 SIZES = ["poker", "standard"]
@@ -48,14 +54,24 @@ def pairs_pdf(request):
     return options, read_geometry(built("deck", options))
 
 
+def _back_grounds(page, card_mm):
+    """The backs' grounds: card-sized plus BACK_BLEED_MM all round."""
+    w, h = (v + 2 * BACK_BLEED_MM for v in card_mm)
+    return [
+        rect
+        for rect in _card_rects(page, (w, h), op_filter={"f", "f*"})
+        if abs(rect[2] - w * MM) < 0.05 and abs(rect[3] - h * MM) < 0.05
+    ]
+
+
 def test_the_pairs_deck_is_7_face_sheets_each_followed_by_its_back_sheet(pairs_pdf):
     options, pages = pairs_pdf
     assert len(pages) == 14
     for number, page in enumerate(pages):
         if number % 2 == 0:
-            assert f"faces {number // 2 + 1} of 7" in page.text
+            assert f"faces {number // 2 + 1} of 7: its back is the next page" in page.text
         else:
-            assert f"backs {number // 2 + 1} of 7" in page.text
+            assert page.text == ""  # nothing but the backs on a back page
 
 
 def test_face_sheets_hold_9_cards_and_the_last_holds_the_2_left_over(pairs_pdf):
@@ -63,15 +79,15 @@ def test_face_sheets_hold_9_cards_and_the_last_holds_the_2_left_over(pairs_pdf):
     options, pages = pairs_pdf
     counts = [len(_card_rects(page, options.card_mm, op_filter={"S"})) for page in pages[::2]]
     assert counts == [9, 9, 9, 9, 9, 9, 2]
-    backs = [len(_card_rects(page, options.card_mm, op_filter={"f", "f*"})) for page in pages[1::2]]
+    backs = [len(_back_grounds(page, options.card_mm)) for page in pages[1::2]]
     assert backs == counts
 
 
 def test_every_card_rectangle_is_within_0_2_mm_of_the_chosen_size(pairs_pdf):
     options, pages = pairs_pdf
     w, h = CARD_SIZES[options.card]
-    rects = [rect for page in pages for rect in _card_rects(page, (w, h))]
-    assert len(rects) >= 56 * 2
+    rects = [rect for page in pages for rect in _card_rects(page, (w, h), op_filter={"S"})]
+    assert len(rects) >= 56
     for _, _, rw, rh in rects:
         assert abs(rw / MM - w) <= 0.2
         assert abs(rh / MM - h) <= 0.2
@@ -157,19 +173,48 @@ def _mirror(rect, page_width, offset):
     return (page_width - x - w + offset[0] * MM, y + offset[1] * MM)
 
 
-@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.8), (-2.0, 3.0)])
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.8), (-2.0, 3.0), (5.0, -5.0)])
 @pytest.mark.parametrize("paper", PAPERS)
-def test_back_pages_mirror_their_face_pages_and_move_by_the_offset(paper, offset):
+def test_backs_mirror_their_faces_and_move_by_exactly_the_typed_correction(paper, offset):
     options = Options(paper=paper, back_offset=offset)
     pages = read_geometry(built("deck", options))
+    grow = BACK_BLEED_MM * MM
     for face, back in zip(pages[::2], pages[1::2], strict=True):
         faces = _card_rects(face, options.card_mm, op_filter={"S"})
-        backs = _card_rects(back, options.card_mm, op_filter={"f", "f*"})
+        grounds = [
+            (x + grow, y + grow, w - 2 * grow, h - 2 * grow)
+            for x, y, w, h in _back_grounds(back, options.card_mm)
+        ]
         expected = sorted(_mirror(rect, face.width, offset) for rect in faces)
-        got = sorted((x, y) for x, y, _, _ in backs)
+        got = sorted((x, y) for x, y, _, _ in grounds)
         assert len(got) == len(expected)
         for point, want in zip(got, expected, strict=True):
-            assert _near(point, want, tol=0.02), (point, want)
+            assert _near(point, want, tol=0.01), (point, want)
+
+
+@pytest.mark.parametrize("bleed", [False, True])
+@pytest.mark.parametrize("paper", PAPERS)
+def test_backs_run_3_mm_past_the_card_block_so_a_small_shift_shows_no_white(paper, bleed):
+    options = Options(paper=paper, bleed=bleed)
+    layout = sheet_layout(options)
+    back = read_geometry(built("deck", options), first=2)[1]
+    block = layout.block
+    mirrored = (layout.page_w - block.right, block.y, layout.page_w - block.x, block.top)
+    grounds = [
+        path.bbox() for path in back.paths if path.op in ("f", "f*") and len(path.rects) == 1
+    ]
+    x0 = min(g[0] for g in grounds)
+    y0 = min(g[1] for g in grounds)
+    x1 = max(g[2] for g in grounds)
+    y1 = max(g[3] for g in grounds)
+    safe = SAFE_EDGE_MM * MM
+    want = BACK_BLEED_MM * MM
+    # 3 mm past every side, or up to the 5 mm edge where the margin is thinner.
+    assert x0 <= max(mirrored[0] - want, safe) + 0.01
+    assert y0 <= max(mirrored[1] - want, safe) + 0.01
+    assert x1 >= min(mirrored[2] + want, layout.page_w - safe) - 0.01
+    assert y1 >= min(mirrored[3] + want, layout.page_h - safe) - 0.01
+    assert x0 < mirrored[0] and y0 < mirrored[1] and x1 > mirrored[2] and y1 > mirrored[3]
 
 
 def test_the_last_sheet_puts_backs_behind_their_own_faces_not_where_the_faces_were():
@@ -178,9 +223,9 @@ def test_the_last_sheet_puts_backs_behind_their_own_faces_not_where_the_faces_we
     options = Options(paper="a4")
     layout = sheet_layout(options)
     pages = read_geometry(built("deck", options))
-    backs = _card_rects(pages[-1], options.card_mm, op_filter={"f", "f*"})
-    xs = sorted(round(x, 2) for x, _, _, _ in backs)
-    assert xs == [round(layout.slots[1].x, 2), round(layout.slots[2].x, 2)]
+    backs = _back_grounds(pages[-1], options.card_mm)
+    xs = sorted(x + BACK_BLEED_MM * MM for x, _, _, _ in backs)
+    assert xs == pytest.approx([layout.slots[1].x, layout.slots[2].x], abs=0.02)
 
 
 @pytest.mark.parametrize(("count", "pages"), [(9, 2), (10, 4), (18, 4), (54, 12), (56, 14), (1, 2)])
@@ -188,7 +233,7 @@ def test_a_count_that_exactly_fills_the_last_sheet_adds_no_blank_page(count, pag
     options = Options()
     canvas, buffer = new_canvas(options, "count")
     faces = [pairs_face(1 + i % 10) for i in range(count - 1)] + [cut_card_face]
-    draw_cards(canvas, options, faces, card_back, "test")
+    draw_cards(canvas, options, faces, "test")
     canvas.save()
     assert len(PdfReader(io.BytesIO(buffer.getvalue())).pages) == pages
 
@@ -199,6 +244,8 @@ def test_the_bleed_layout_extends_every_card_3_mm_past_its_cut_line(paper, size)
     options = Options(paper=paper, card=size, bleed=True)
     layout = sheet_layout(options)
     w, h = options.card_mm
+    if layout.turned:
+        w, h = h, w  # the cards lie on their side on the sheet
     pdf = built("deck", options)
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 2 * -(-56 // layout.per_sheet)
     pages = read_geometry(pdf, first=1)
@@ -219,6 +266,17 @@ def test_the_bleed_layout_extends_every_card_3_mm_past_its_cut_line(paper, size)
     assert _card_rects(pages[0], (w, h), op_filter={"S"}) == []
 
 
+@pytest.mark.parametrize(
+    ("paper", "size", "per_sheet"),
+    [("a4", "poker", 8), ("a4", "standard", 8), ("letter", "poker", 6), ("letter", "standard", 6)],
+)
+def test_the_bleed_layout_turns_the_cards_when_that_fits_more(paper, size, per_sheet):
+    layout = sheet_layout(Options(paper=paper, card=size, bleed=True))
+    assert layout.per_sheet == per_sheet
+    # The page stays portrait, so one duplex setting suits the whole kit.
+    assert layout.page_h > layout.page_w
+
+
 def test_the_standard_deck_is_52_cards_on_6_sheets_with_backs():
     options = Options(paper="letter")
     pages = read_geometry(built("standard-deck", options))
@@ -237,13 +295,13 @@ def test_the_standard_deck_is_52_cards_on_6_sheets_with_backs():
     paper=st.sampled_from(PAPERS),
     size=st.sampled_from(SIZES),
     bleed=st.booleans(),
-    dx=st.floats(-10, 10, allow_nan=False),
-    dy=st.floats(-10, 10, allow_nan=False),
+    dx=st.floats(-MAX_BACK_OFFSET_MM, MAX_BACK_OFFSET_MM, allow_nan=False),
+    dy=st.floats(-MAX_BACK_OFFSET_MM, MAX_BACK_OFFSET_MM, allow_nan=False),
 )
 def test_no_back_offset_puts_ink_within_5_mm_of_the_edge(paper, size, bleed, dx, dy):
     options = Options(paper=paper, card=size, bleed=bleed, back_offset=(dx, dy))
     canvas, buffer = new_canvas(options, "offset")
-    draw_cards(canvas, options, [cut_card_face] * 2, card_back, "test")
+    draw_cards(canvas, options, [cut_card_face] * 2, "test")
     canvas.save()
     back = read_geometry(buffer.getvalue())[1]
     limit = SAFE_EDGE_MM * MM - 0.01

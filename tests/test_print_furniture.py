@@ -171,7 +171,9 @@ def _enclosing_box(page, run) -> Box | None:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("part", ["deck", "standard-deck", "aids", "scorepads", "board", "pyramids"])
+@pytest.mark.parametrize(
+    "part", ["deck", "standard-deck", "aids", "scorepads", "board", "pyramids"]
+)
 def test_every_text_fits_the_box_it_is_printed_in(part, paper):
     """By the font's own metrics, every string stays inside the smallest
     shape that holds its start: a stash box, a pad's cell, a card, an aid."""

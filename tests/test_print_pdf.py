@@ -370,27 +370,51 @@ def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit):
 
 
 @pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
-def test_every_sheet_has_the_50_mm_ruler_and_the_print_at_100_percent_note(kit):
-    for number, page in enumerate(geometry("kit", KIT_OPTIONS[kit]), start=1):
-        assert "Print at 100%" in page.text, f"page {number}"
+def test_every_sheet_has_the_50_mm_ruler_and_the_print_at_100_percent_note_on_its_front(kit):
+    pages = geometry("kit", KIT_OPTIONS[kit])
+    for number, page in enumerate(pages[::2], start=1):
+        assert "Print at 100%" in page.text, f"front {number}"
         # The ruler: a 50 mm base line (a straight segment of exactly 50 mm).
         lengths = [
             math.dist(sub[0], sub[1])
             for path in page.paths
+            if path.furniture
             for sub in path.subpaths
             if len(sub) == 2
         ]
-        assert any(abs(length - 50 * MM) < 0.01 for length in lengths), f"page {number}"
+        assert any(abs(length - 50 * MM) < 0.01 for length in lengths), f"front {number}"
+    for number, page in enumerate(pages[1::2], start=1):
+        # A back carries card backs, the duplex scales or nothing at all.
+        assert not any(path.furniture for path in page.paths), f"back {number}"
+        assert not any(run.furniture for run in page.runs), f"back {number}"
 
 
-def test_the_kit_holds_every_part_in_one_file(kit_a4):
-    pages = len(PdfReader(io.BytesIO(kit_a4)).pages)
-    parts = sum(
-        len(PdfReader(io.BytesIO(built(name, Options(paper="a4")))).pages)
-        for name in PARTS
-        if name != "kit"
-    )
-    assert pages == parts
+def _pages(pdf: bytes) -> int:
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_kit_prints_right_as_one_double_sided_job(kit_a4):
+    """Every part starts on the front of a sheet, and single-sided sheets get
+    a blank back: no part shares a sheet of paper with another."""
+    reader = PdfReader(io.BytesIO(kit_a4))
+    start = 0
+    for name, part in PARTS.items():
+        if name == "kit":
+            continue
+        own = _pages(built(name, Options(paper="a4")))
+        assert start % 2 == 0, f"{name} starts on the back of a sheet"
+        if part.duplex:
+            assert own % 2 == 0, f"{name} has an odd number of pages"
+            start += own
+            continue
+        for sheet in range(own):
+            back = reader.pages[start + 2 * sheet + 1]
+            assert (
+                back.get_contents() is None
+                or not ContentStream(back.get_contents(), reader).operations[1:]
+            ), f"{name}: the back of sheet {sheet + 1} is not blank"
+        start += 2 * own
+    assert start == len(reader.pages)
 
 
 def test_an_unknown_part_is_refused_by_name():
@@ -460,11 +484,12 @@ def test_every_page_renders_with_pdftoppm_and_shows_something(kit, request, tmp_
     )
     images = sorted(tmp_path.glob("page-*.png"))
     assert len(images) == len(PdfReader(io.BytesIO(pdf)).pages)
-    for image in images:
+    for number, image in enumerate(images):
         with Image.open(image) as page:
             darkest, lightest = page.convert("L").getextrema()
             assert lightest == 255, image.name  # white paper round the edge
-            assert darkest < 128, image.name  # and something printed on it
+            if number % 2 == 0:
+                assert darkest < 128, image.name  # and something printed on every front
 
 
 @pytest.mark.parametrize("module", ["printables", "printables.pyramids"])

@@ -36,21 +36,29 @@ def test_autumn_leaves_has_6_hands_for_up_to_6_players_twice(pages):
 
 
 def test_pairs_has_a_tally_row_per_player_up_to_the_losing_score(pages):
+    from printables.scorepads import PAIRS_MANY_ROWS, PAIRS_OWN_TARGET_ROWS
+
     page = pages[1]
     for players in range(2, 7):
         target = pairs.losing_score(players)
         assert f"you lose at {target}" in page.text
-    # One box per point: 2 x 31 + 3 x 21 + 4 x 16 + 5 x 13 + 6 x 11.
-    expected = sum(players * pairs.losing_score(players) for players in range(2, 7))
+    assert "6 or more players" in page.text
+    assert "Your own target" in page.text
+    # One box per point: 2 x 31 + 3 x 21 + 4 x 16 + 5 x 13, then 8 rows of 11
+    # for 6 or more players and 6 rows of 31 blank-target boxes.
+    rows = {players: players for players in range(2, 6)} | {6: PAIRS_MANY_ROWS}
+    expected = sum(count * pairs.losing_score(players) for players, count in rows.items())
+    expected += PAIRS_OWN_TARGET_ROWS * pairs.losing_score(2)
     boxes = [
         rect
         for path in page.paths
         for rect in path.rects
         if abs(rect[2] - rect[3]) < 0.01 and 3 * MM < rect[2] < 6 * MM
     ]
-    assert len(boxes) == expected == 320
+    assert PAIRS_MANY_ROWS >= 8
+    assert len(boxes) == expected == 254 + 88 + 186
     numbers = Counter(_texts(page))
-    assert numbers["31"] == 2  # only the two-player rows run to 31
+    assert numbers["31"] == 2 + PAIRS_OWN_TARGET_ROWS  # two-player rows and own-target rows
 
 
 def test_venture_tallies_every_rank_with_its_copies_for_8_players(pages):
