@@ -188,6 +188,11 @@ def spectator(studio: Studio, page: Any) -> None:
     studio.open(page, f"/v/{_friday_pad(studio).view_token}")
 
 
+@screen("screenshots/help.png", scheme="dark")
+def help_page(studio: Studio, page: Any) -> None:
+    studio.open(page, "/help/venture")
+
+
 # --- the card games, a few entries in ------------------------------------------
 
 
