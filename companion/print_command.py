@@ -1,4 +1,8 @@
-"""``leafpile print PART -o FILE.pdf``: the kit from the command line."""
+"""``leafpile print PART``: the kit from the command line.
+
+PDFs for every part; ``--format png`` writes one image per card (and the
+back) in a zip, for print-on-demand services.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +12,41 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from printables import build, filename
-from printables.sheet import Options, parse_offset
+from printables import PARTS, build, filename
+from printables.images import MAX_DPI, MIN_DPI, card_images
+from printables.sheet import MAX_BACK_OFFSET_MM, Options, parse_offset
 
 from .server import lan_address
 
-PART_NAMES = ("deck", "standard-deck", "aids", "scorepads", "board", "pyramids", "kit")
+PART_NAMES = (*PARTS, "cards")
 
 
 def register(commands: Any) -> None:
     """Add the ``print`` subcommand to the ``leafpile`` subparsers."""
     parser = commands.add_parser(
         "print",
-        help="write a part of the print-and-play kit as a PDF",
+        help="write a part of the print-and-play kit (PDF, or card images)",
         description="Write a part of the print-and-play kit as a PDF. Print it at 100% "
-        "(actual size): every sheet has a 50 mm ruler to check.",
+        "(actual size): every sheet has a 50 mm ruler to check. With --format png, write "
+        "one image per card and the back in a zip, for print-on-demand services.",
     )
     parser.add_argument(
-        "part", choices=PART_NAMES, metavar="PART", help="one of: " + ", ".join(PART_NAMES)
+        "part",
+        choices=PART_NAMES,
+        metavar="PART",
+        help="one of: " + ", ".join(PART_NAMES) + " (cards = both decks, images only)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("pdf", "png"),
+        default="pdf",
+        help="pdf (default) or png: one image per card with 3 mm bleed, in a zip",
+    )
+    parser.add_argument(
+        "--dpi",
+        type=int,
+        default=300,
+        help=f"resolution of the card images, {MIN_DPI}-{MAX_DPI} (default 300)",
     )
     parser.add_argument(
         "--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)"
@@ -39,27 +60,34 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--bleed",
         action="store_true",
-        help="space the cards out with 3 mm of bleed (fewer cards a sheet)",
+        help="space the cards out with 3 mm of bleed, for a paper cutter "
+        "(8 poker cards a sheet on A4, 6 on Letter)",
+    )
+    parser.add_argument(
+        "--light-backs",
+        action="store_true",
+        help="ink-saving card backs: outlines on white paper",
     )
     parser.add_argument(
         "--back-offset",
         default="0,0",
         metavar="X,Y",
-        help="move the card backs by X,Y mm to match your printer's duplex "
-        "(default 0,0; write a negative x as --back-offset=-1,0.5)",
+        help="the duplex correction read off the duplex test sheet, in mm (default 0,0; "
+        f"at most {MAX_BACK_OFFSET_MM:g}; write a negative x as --back-offset=-1,0.5)",
     )
     parser.add_argument(
         "--url",
         default=None,
-        help="what the QR codes on the player aids open (default: this "
-        "computer's address on the network, port 5000)",
+        help="the companion's address; each player aid's QR code opens its game's page "
+        "under it (default: LEAFPILE_PUBLIC_URL, else this computer's network address, "
+        "port 5000)",
     )
     parser.add_argument(
         "-o",
         "--output",
         default=None,
-        metavar="FILE.pdf",
-        help="where to write the PDF (default: a name that says what it is)",
+        metavar="FILE",
+        help="where to write it (default: a name that says what it is)",
     )
     parser.set_defaults(handler=run)
 
@@ -81,19 +109,46 @@ def run(args: argparse.Namespace) -> int:
             bleed=args.bleed,
             back_offset=parse_offset(args.back_offset),
             url=args.url or default_url(),
+            ink_saving=args.light_backs,
         )
-        pdf = build(args.part, options)
+        if args.format == "png":
+            data = card_images(args.part, options, args.dpi)
+            name = images_filename(args.part, options, args.dpi)
+        elif args.part == "cards":
+            raise ValueError(
+                "'cards' is for card images (--format png); for PDFs choose deck or standard-deck"
+            )
+        else:
+            data = build(args.part, options)
+            name = filename(args.part, options)
     except ValueError as error:
         print(f"leafpile print: {error}", file=sys.stderr)
         return 2
-    target = Path(args.output or filename(args.part, options))
+    target = Path(args.output or name)
     try:
-        target.write_bytes(pdf)
+        target.write_bytes(data)
     except OSError as error:
         print(f"leafpile print: cannot write {target}: {error.strerror}", file=sys.stderr)
         return 1
+    size = f"{len(data) // 1024} KB"
+    if args.format == "png":
+        print(f"wrote {target} ({size}): one PNG per card with 3 mm bleed, at {args.dpi} dpi.")
+        return 0
     print(
-        f"wrote {target} ({len(pdf) // 1024} KB). Print at 100% (actual size) and check "
-        "the 50 mm ruler."
+        f"wrote {target} ({size}). Print at 100% (actual size) and check the 50 mm ruler; "
+        + (
+            "print it double-sided, flip on the long edge."
+            if PARTS[args.part].duplex
+            else "print it single-sided."
+        )
     )
+    if args.part in ("aids", "kit"):
+        print(f"The player aids' QR codes open game pages under {options.url}")
     return 0
+
+
+def images_filename(part: str, options: Options, dpi: int) -> str:
+    """``leafpile-cards-poker-300dpi.zip`` and the like."""
+    name = "cards" if part == "cards" else part
+    light = "-light-backs" if options.ink_saving else ""
+    return f"leafpile-{name}-{options.card}{light}-{dpi}dpi-png.zip"

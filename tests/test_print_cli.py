@@ -40,7 +40,7 @@ def test_print_names_the_file_after_what_was_chosen_when_no_output_is_given(tmp_
     monkeypatch.chdir(tmp_path)
     assert main(["print", "deck", "--card", "standard", "--bleed", "--back-offset", "1,-0.5"]) == 0
     written = tmp_path / "leafpile-deck-a4-standard-bleed.pdf"
-    assert len(_pages(written)) == 28  # 56 cards, 4 a sheet with bleed, faces and backs
+    assert len(_pages(written)) == 14  # 56 cards, 8 a sheet with bleed, faces and backs
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,43 @@ def test_print_refuses_an_unknown_part(capsys):
     with pytest.raises(SystemExit):
         main(["print", "dice"])
     assert "invalid choice: 'dice'" in capsys.readouterr().err
+
+
+def test_print_cards_as_png_writes_one_image_per_card_and_the_back_in_a_zip(tmp_path, capsys):
+    import zipfile
+
+    from PIL import Image
+
+    target = tmp_path / "cards.zip"
+    assert main(["print", "deck", "--format", "png", "--dpi", "150", "-o", str(target)]) == 0
+    with zipfile.ZipFile(target) as archive:
+        names = archive.namelist()
+        assert len([name for name in names if name.startswith("pairs-")]) == 56
+        assert "back.png" in names and "README.txt" in names
+        with Image.open(io.BytesIO(archive.read("pairs-56-cut-card.png"))) as image:
+            # 63.5 + 6 mm by 88.9 + 6 mm at 150 dpi.
+            assert image.size == (round(69.5 / 25.4 * 150), round(94.9 / 25.4 * 150))
+    assert "3 mm bleed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["cards"], "'cards' is for card images"),
+        (["board", "--format", "png"], "'board' has no card images"),
+        (["deck", "--format", "png", "--dpi", "2400"], "2400 dpi"),
+    ],
+)
+def test_print_refuses_images_it_cannot_make(tmp_path, capsys, args, message):
+    target = tmp_path / "out"
+    assert main(["print", *args, "-o", str(target)]) == 2
+    assert message in capsys.readouterr().err
+    assert not target.exists()
+
+
+def test_print_says_which_address_the_qr_codes_open(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LEAFPILE_PUBLIC_URL", "https://cards.example.org/")
+    target = tmp_path / "aids.pdf"
+    assert main(["print", "aids", "-o", str(target)]) == 0
+    assert "https://cards.example.org/" in capsys.readouterr().out
+    assert "https://cards.example.org/new/pairs" in _pages(target)[0].extract_text()

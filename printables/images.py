@@ -1,0 +1,159 @@
+"""One image per card, for print-on-demand services (as Squib and nanDECK make).
+
+Each card face and the back is drawn on a page of its own, the card's size
+plus :data:`~printables.sheet.BLEED_MM` of bleed all round (a poker card is
+69.5 x 94.9 mm, 821 x 1121 pixels at 300 dpi), and rasterised with PDFium
+(``pypdfium2``, wheels for every platform: no poppler needed). The images
+come in a zip with a note saying what they are. Identical faces (the Pairs
+deck has ten 10s) are drawn once and stored under each card's name.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+
+import pypdfium2
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.rules import cards
+
+from .deck import (
+    BACK_DARK,
+    STANDARD_RANKS,
+    SUITS,
+    CardDrawer,
+    Rect,
+    card_back,
+    cut_card_face,
+    ink_saving_back,
+    pairs_face,
+    standard_face,
+)
+from .sheet import BLEED_MM, SANS, Options, mm
+
+MIN_DPI, MAX_DPI = 150, 600
+IMAGE_DECKS = ("deck", "standard-deck", "cards")
+"""What can be written as images: either deck, or ``cards`` for both."""
+
+Face = tuple[str, str, CardDrawer]
+"""(file name, what the card is, how to draw it); equal keys draw the same."""
+
+
+def _pairs_faces() -> list[tuple[str, str, CardDrawer]]:
+    faces = [
+        (f"pairs-{index:02d}-rank-{rank}.png", f"rank-{rank}", pairs_face(rank))
+        for index, rank in enumerate(cards.PAIRS_DECK, start=1)
+    ]
+    faces.append((f"pairs-{len(faces) + 1:02d}-cut-card.png", "cut-card", cut_card_face))
+    return faces
+
+
+def _standard_faces() -> list[tuple[str, str, CardDrawer]]:
+    return [
+        (
+            f"standard-{index:02d}-{rank}-{suit}.png",
+            f"{rank}-{suit}",
+            standard_face(rank, suit),
+        )
+        for index, (suit, rank) in enumerate(
+            ((suit, rank) for suit in SUITS for rank in STANDARD_RANKS), start=1
+        )
+    ]
+
+
+def card_faces(deck: str) -> list[tuple[str, str, CardDrawer]]:
+    """Every face to write for ``deck`` (deck, standard-deck or cards).
+
+    Raises ``ValueError`` naming the deck when it is not one of :data:`IMAGE_DECKS`.
+    """
+    if deck == "deck":
+        return _pairs_faces()
+    if deck == "standard-deck":
+        return _standard_faces()
+    if deck == "cards":
+        return _pairs_faces() + _standard_faces()
+    raise ValueError(
+        f"{deck!r} has no card images: choose {', '.join(IMAGE_DECKS)} (the other parts "
+        "are sheets to print as PDFs)"
+    )
+
+
+def _pdf_of(drawers: Sequence[tuple[CardDrawer, bool]], options: Options) -> bytes:
+    """One page per card side, each the card plus its bleed."""
+    width, height = options.card_mm
+    bleed = mm(BLEED_MM)
+    page = (mm(width) + 2 * bleed, mm(height) + 2 * bleed)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=SANS)
+    rect = Rect(bleed, bleed, mm(width), mm(height))
+    for draw, dark_ground in drawers:
+        if dark_ground:
+            canvas.setFillColor(BACK_DARK)
+            canvas.rect(0, 0, page[0], page[1], stroke=0, fill=1)
+        draw(canvas, rect, bleed)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:
+    """A zip of PNG images: one per card face, in deck order, and the back.
+
+    Raises ``ValueError`` with a message for an unknown deck or a dpi outside
+    :data:`MIN_DPI`-:data:`MAX_DPI`.
+    """
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not MIN_DPI <= dpi <= MAX_DPI:
+        raise ValueError(
+            f"{dpi!r} dpi is not a resolution for card images: choose {MIN_DPI} to {MAX_DPI} "
+            "(print services ask for 300)"
+        )
+    faces = card_faces(deck)
+    unique: dict[str, CardDrawer] = {}
+    for _, key, draw in faces:
+        unique.setdefault(key, draw)
+    back = ink_saving_back if options.ink_saving else card_back
+    drawers = [(draw, False) for draw in unique.values()] + [(back, not options.ink_saving)]
+    pdf = _pdf_of(drawers, options)
+    width, height = options.card_mm
+    size_px = _pixels(width + 2 * BLEED_MM, dpi), _pixels(height + 2 * BLEED_MM, dpi)
+    document = pypdfium2.PdfDocument(pdf)
+    images: list[bytes] = []
+    try:
+        for index in range(len(document)):
+            bitmap = document[index].render(scale=dpi / 72)
+            # PDFium rounds the page up to whole pixels; trim the last part-pixel
+            # of bleed so the image is exactly the size the note gives.
+            image = bitmap.to_pil().crop((0, 0, *size_px))
+            out = io.BytesIO()
+            image.save(out, "PNG", dpi=(dpi, dpi), compress_level=6)
+            images.append(out.getvalue())
+    finally:
+        document.close()
+    by_key = dict(zip(unique, images, strict=False))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("README.txt", _readme(deck, options, dpi, size_px, len(faces)))
+        for name, key, _ in faces:
+            archive.writestr(name, by_key[key])
+        archive.writestr("back.png", images[-1])
+    return buffer.getvalue()
+
+
+def _pixels(size_mm: float, dpi: int) -> int:
+    return round(size_mm / 25.4 * dpi)
+
+
+def _readme(deck: str, options: Options, dpi: int, size_px: tuple[int, int], count: int) -> str:
+    width, height = options.card_mm
+    return (
+        "Leafpile card images\n\n"
+        f"{count} card faces in deck order and one back (back.png, the same for every card).\n"
+        f"Card size {options.card}: {width} x {height} mm, trimmed.\n"
+        f"Each image has {BLEED_MM:g} mm of bleed all round: "
+        f"{width + 2 * BLEED_MM:g} x {height + 2 * BLEED_MM:g} mm, "
+        f"{size_px[0]} x {size_px[1]} pixels at {dpi} dpi.\n"
+        "Keep text and symbols inside the safe area (about 3 mm inside the trim line):\n"
+        "the designs already do.\n"
+    )
