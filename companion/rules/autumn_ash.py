@@ -1307,10 +1307,15 @@ class BoardGame:
         return self.player(self.position.turn)
 
 
-def new_board_game(rainbow: str, xeno: str, *, beginner: bool = False) -> BoardGame:
-    """A board game waiting for its start trios (X5). Raises :class:`RuleError`
-    when the names are empty or the same."""
+def new_board_game(
+    rainbow: str, xeno: str, *, beginner: bool = False, position: Position | None = None
+) -> BoardGame:
+    """A board game waiting for its start trios (X5), or going on from
+    ``position`` (a game already under way on the table, a puzzle, a lesson).
+    Raises :class:`RuleError` when the names are empty or the same."""
     new_game(rainbow, xeno)  # the same checks as the race
+    if position is not None:
+        return BoardGame(rainbow, xeno, position.beginner, position)
     return BoardGame(rainbow, xeno, beginner)
 
 

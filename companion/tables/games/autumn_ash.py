@@ -1,7 +1,9 @@
 """Autumn Ash as a table game, in two modes.
 
 Two players. Options: ``{"rainbow": name, "mode": "race" | "board",
-"rules": "standard" | "beginner"}``. ``rainbow`` plays the Rainbow colours
+"rules": "standard" | "beginner", "position": text}``
+(``position``, optional: go on from a position already on the table, in the
+text form of :class:`companion.rules.autumn_ash.Position`). ``rainbow`` plays the Rainbow colours
 (green → black); the other plays Xeno (clear → purple). The *race* (the
 default, and what older tables are) keeps the score from tapped bags; the
 *board* referees every move on a mirror of the board (X5-X14). The log holds
@@ -38,7 +40,11 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
     if rules not in RULES:
         raise RuleError(f"{rules!r} is not an Autumn Ash rule set: standard or beginner")
     if mode == "board":
-        return autumn_ash.new_board_game(rainbow, xeno, beginner=rules == "beginner")
+        text = options.get("position")  # a game under way: its position text
+        position = autumn_ash.Position.parse(text) if text else None
+        return autumn_ash.new_board_game(
+            rainbow, xeno, beginner=rules == "beginner", position=position
+        )
     return autumn_ash.new_game(rainbow, xeno)
 
 

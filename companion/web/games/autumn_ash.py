@@ -104,6 +104,7 @@ class Cell:
     bagged_last: bool = False  # a square the last turn bagged
     moved_last: bool = False  # where the last turn's piece went
     corner: bool = False  # an entry point (X6)
+    near: bool = False  # within reach of the selected piece but closed: a tap says why
 
     @property
     def top(self) -> Piece | None:
@@ -152,6 +153,7 @@ class Mirror:
     reasons: tuple[tuple[str, str], ...]  # (square, why it is dark), on request
     show_why: bool
     must_pass: bool
+    refusal: str | None  # why the tapped dark square is closed
     params: Mapping[str, str] = field(default_factory=dict)
 
     def link(self, **changes: str | None) -> dict[str, str]:
@@ -193,7 +195,9 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
         selected = None
     targets = {m.destination: m for m in legal if m.origin == selected} if selected else {}
     chosen = _square(args.get("to")) if selected else None
-    if chosen not in targets:
+    refusal = None
+    if selected and chosen is not None and chosen not in targets:
+        refusal = _why_closed(position, board, selected, chosen)
         chosen = None
     last_bagged: set[Square] = set()
     last_moved: Square | None = None
@@ -214,6 +218,9 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
                 bagged_last=square in last_bagged,
                 moved_last=square == last_moved,
                 corner=square in autumn_ash.CORNERS,
+                near=selected is not None
+                and square not in targets
+                and 0 < _steps(selected, square) <= 2,
             )
             for column in range(len(autumn_ash.COLUMNS))
             for square in [Square(row * len(autumn_ash.COLUMNS) + column)]
@@ -256,6 +263,7 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
         choices=tuple(choices),
         reasons=reasons,
         show_why=show_why,
+        refusal=refusal,
         must_pass=to_move is not None and not autumn_ash.legal_moves(position),
         params=params,
     )
@@ -281,15 +289,24 @@ def _reasons(
     for square in autumn_ash.SQUARES:
         if square in targets or square == selected:
             continue
-        columns = len(autumn_ash.COLUMNS)
-        steps = abs(selected.index % columns - square.index % columns) + abs(
-            selected.index // columns - square.index // columns
-        )
-        if steps > 2:
-            continue
-        why = autumn_ash.why_not(board, selected, square) or _x13(position, board, selected, square)
-        found.append((str(square), why))
+        if _steps(selected, square) <= 2:
+            found.append((str(square), _why_closed(position, board, selected, square)))
     return tuple(found)
+
+
+def _steps(a: Square, b: Square) -> int:
+    columns = len(autumn_ash.COLUMNS)
+    return abs(a.index % columns - b.index % columns) + abs(a.index // columns - b.index // columns)
+
+
+def _why_closed(position: Position, board: Position, origin: Square, target: Square) -> str:
+    """The rules' reason the piece on ``origin`` may not go to ``target`` now."""
+    reason = autumn_ash.why_not(board, origin, target)
+    if reason:
+        return reason
+    top = board.top(origin)
+    other = "Xeno" if position.turn == "rainbow" else "Rainbow"
+    return f"the {top} cannot go to {target}: that would leave {other} without any legal move (X13)"
 
 
 def _first_reason(board: Position, square: Square) -> str:
@@ -301,11 +318,6 @@ def _first_reason(board: Position, square: Square) -> str:
                 return reason
     top = board.top(square)
     return f"the {top} on {square} has no legal move (X13)"
-
-
-def _x13(position: Position, board: Position, origin: Square, target: Square) -> str:
-    top = board.top(origin)
-    return f"the {top} cannot go to {target}: that would leave the other side without a move (X13)"
 
 
 # --- the board: reading the forms ------------------------------------------------
