@@ -35,7 +35,9 @@ def test_the_qr_url_defaults_to_the_servers_public_url(app, client):
     html = client.get("/print/").get_data(as_text=True)
     assert 'value="http://192.168.0.42:5000/"' in html
     pdf = client.get("/print/aids.pdf")
-    assert "http://192.168.0.42:5000/" in _reader(pdf).pages[0].extract_text()
+    assert "http://192.168.0.42:5000/new/pairs" in _reader(pdf).pages[0].extract_text()
+    # The page says which address goes on paper.
+    assert 'class="print-address">http://192.168.0.42:5000/</strong>' in html
 
 
 def test_without_a_public_url_the_qr_opens_the_address_in_use(client):
@@ -64,15 +66,15 @@ def test_the_bleed_box_gives_the_bleed_layout(client):
         'filename="leafpile-standard-deck-a4-poker-bleed.pdf"'
         in response.headers["Content-Disposition"]
     )
-    assert len(_reader(response).pages) == 2 * 13  # 52 cards, 4 a sheet
+    assert len(_reader(response).pages) == 2 * 7  # 52 cards, 8 a sheet on their side
 
 
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("offset_x=abc", "The back offset x must be a number of mm, not &#39;abc&#39;"),
-        ("offset_y=nan", "The back offset y must be a number of mm"),
-        ("offset_x=25", "A back offset of 25 mm on x is more than"),
+        ("offset_x=abc", "The back correction x must be a number of mm, not &#39;abc&#39;"),
+        ("offset_y=nan", "The back correction y must be a number of mm"),
+        ("offset_x=25", "A back correction of 25 mm on x is more than"),
         ("paper=a3", "Unknown paper &#39;a3&#39;"),
         ("card=tarot", "Unknown card size &#39;tarot&#39;"),
         ("url=javascript:alert(1)", "is not a web address the phones can open"),
@@ -121,4 +123,36 @@ def test_the_whole_kit_downloads_as_one_pdf(client):
     response = client.get("/print/kit.pdf?paper=a4")
     assert response.status_code == 200
     assert 'filename="leafpile-kit-a4-poker.pdf"' in response.headers["Content-Disposition"]
-    assert len(_reader(response).pages) == 39
+    # Every part, single-sided sheets followed by a blank back.
+    assert len(_reader(response).pages) == 54
+
+
+def test_the_print_page_says_how_to_print_each_part_and_offers_card_images(client):
+    html = client.get("/print/").get_data(as_text=True)
+    assert "double-sided, flip on the long edge" in html and "single-sided" in html
+    assert "cardstock" in html and "paper trimmer" in html
+    assert 'formaction="/print/deck.zip"' in html
+    assert 'formaction="/print/standard-deck.zip"' in html
+    assert 'name="light_backs"' in html
+
+
+def test_card_images_download_as_a_zip_of_pngs(client):
+    import zipfile
+
+    response = client.get("/print/deck.zip?card=standard&light_backs=1")
+    assert response.status_code == 200
+    assert response.mimetype == "application/zip"
+    assert (
+        "leafpile-deck-standard-light-backs-300dpi-png.zip"
+        in (response.headers["Content-Disposition"])
+    )
+    with zipfile.ZipFile(io.BytesIO(response.data)) as archive:
+        names = archive.namelist()
+    assert len([name for name in names if name.endswith(".png")]) == 57  # 56 faces, 1 back
+
+
+def test_card_images_refuse_bad_options_and_unknown_decks(client):
+    assert client.get("/print/board.zip").status_code == 404
+    response = client.get("/print/deck.zip?offset_x=9")
+    assert response.status_code == 422
+    assert "9 mm on x" in response.get_data(as_text=True)

@@ -1,4 +1,5 @@
-"""The Print page: choose paper, card size, bleed and back offset, download PDFs.
+"""The Print page: choose paper, card size, bleed and back correction; download
+PDFs, or card images for a print service.
 
 Everything is a GET (nothing on the server changes), so every download is a
 plain link or form that works without JavaScript. Bad options re-render the
@@ -10,13 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
+from companion.print_command import images_filename
 from printables import PARTS, Options, build, filename
+from printables.images import IMAGE_DECKS, card_images
 from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
 
-from .costly import pdf_response
+from .costly import one_job, pdf_response
 from .ratelimit import pdf_limit
+
+IMAGE_DPI = 300
+"""What print-on-demand services ask for; the command line offers others."""
+TRUE = ("1", "on", "true", "yes")
 
 bp = Blueprint("print", __name__, url_prefix="/print")
 
@@ -33,9 +40,11 @@ def _number(form: Mapping[str, str], name: str, label: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"the back offset {label} must be a number of mm, not {text!r}") from None
+        raise ValueError(
+            f"the back correction {label} must be a number of mm, not {text!r}"
+        ) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"the back offset {label} must be a number of mm, not {text!r}")
+        raise ValueError(f"the back correction {label} must be a number of mm, not {text!r}")
     return value
 
 
@@ -47,9 +56,10 @@ def options_from(form: Mapping[str, str]) -> Options:
     return Options(
         paper=form.get("paper", "a4"),
         card=form.get("card", "poker"),
-        bleed=form.get("bleed") in ("1", "on", "true", "yes"),
+        bleed=form.get("bleed") in TRUE,
         back_offset=(_number(form, "offset_x", "x"), _number(form, "offset_y", "y")),
         url=(form.get("url") or "").strip() or _default_url(),
+        ink_saving=form.get("light_backs") in TRUE,
     )
 
 
@@ -57,7 +67,8 @@ def _form_values(form: Mapping[str, str]) -> dict[str, str]:
     return {
         "paper": form.get("paper", "a4"),
         "card": form.get("card", "poker"),
-        "bleed": "1" if form.get("bleed") in ("1", "on", "true", "yes") else "",
+        "bleed": "1" if form.get("bleed") in TRUE else "",
+        "light_backs": "1" if form.get("light_backs") in TRUE else "",
         "offset_x": form.get("offset_x", "0"),
         "offset_y": form.get("offset_y", "0"),
         "url": form.get("url") or _default_url(),
@@ -69,6 +80,8 @@ def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) 
         render_template(
             "print/index.html",
             parts=list(PARTS.values()),
+            image_decks=[PARTS[name] for name in IMAGE_DECKS if name in PARTS],
+            image_dpi=IMAGE_DPI,
             form=_form_values(form),
             papers=PAPERS,
             cards=CARD_SIZES,
@@ -96,3 +109,28 @@ def download(part: str) -> Any:
         return _page(request.args, message[:1].upper() + message[1:], 422)
     # Built once per set of options (ETag), in one of the server's job slots.
     return pdf_response(part, options, build, filename(part, options))
+
+
+@bp.get("/<deck>.zip")
+@pdf_limit
+def images(deck: str) -> Any:
+    """One PNG per card and the back, with 3 mm bleed, for a print service."""
+    if deck not in IMAGE_DECKS:
+        abort(404)
+    try:
+        options = options_from(request.args)
+    except ValueError as error:
+        message = str(error)
+        return _page(request.args, message[:1].upper() + message[1:], 422)
+    data = _card_images(deck, options)
+    response = Response(data, mimetype="application/zip")
+    name = images_filename(deck, options, IMAGE_DPI)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@one_job
+def _card_images(deck: str, options: Options) -> bytes:
+    """Seconds of CPU at 300 dpi: in one of the server's job slots."""
+    return card_images(deck, options, IMAGE_DPI)
