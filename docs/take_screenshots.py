@@ -463,6 +463,73 @@ def print_kit(studio: Studio, out: Path) -> None:
     _sheets("kit", out, columns=13, dpi=13)
 
 
+# --- end screens and records (issue 13) ----------------------------------------------
+
+
+def _finished(studio: Studio, game: str, players: list[str], options: dict[str, Any]) -> Any:
+    """A table of ``game`` played to its end by the tests' game drivers (real shuffles)."""
+    sys.path.insert(0, str(DOCS.parent / "tests"))
+    import end_games
+
+    table = studio.store.create_table(game, players, options, title="Game night", seed=1)
+    finish = getattr(end_games, f"finish_{game}")
+    finish(studio.store, table)
+    return table
+
+
+def _end_shot(game: str, players: list[str], options: dict[str, Any] | None = None):
+    def make(studio: Studio, page: Any) -> None:
+        table = _finished(studio, game, players, options or {})
+        studio.open(page, f"/t/{table.token}")
+
+    return make
+
+
+for _game, _players, _options, _scheme in (
+    ("pairs", TRIO, {"target": 16}, "light"),
+    ("venture", TRIO, {}, "dark"),
+    ("autumn_leaves", TRIO, {}, "light"),
+    ("leaf", TRIO, {}, "dark"),
+    ("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana"}, "light"),
+    ("scorepad", TRIO, {}, "dark"),
+    ("solitaire", ["Ana"], {"deal": 20}, "light"),
+):
+    screen(f"screenshots/end-{_game.replace('_', '-')}.png", scheme=_scheme, full_page=True)(
+        _end_shot(_game, _players, _options)
+    )
+
+
+@screen("screenshots/end-north-wind.png", full_page=True)
+def end_north_wind(studio: Studio, page: Any) -> None:
+    table = studio.table("north_wind", ["Ana"], {"difficulty": "easy"}, title="Solo")
+    _finish_solo(studio, table)
+    studio.post(table, "hibernate", animal="")
+    studio.post(table, "final", h_acorns="30", h_sun="6", h_groups="3 3")
+    studio.open(page, f"/t/{table.token}")
+
+
+def _records(studio: Studio) -> None:
+    if getattr(studio, "has_records", False):
+        return
+    studio.has_records = True  # type: ignore[attr-defined]
+    _finished(studio, "scorepad", TRIO, {})
+    _finished(studio, "pairs", TRIO, {"target": 16})
+    _finished(studio, "venture", ["Ana", "ben", "Cleo"], {})
+    _finished(studio, "autumn_ash", ["Ben", "Cleo"], {"rainbow": "Cleo"})
+
+
+@screen("screenshots/records.png", full_page=True)
+def records(studio: Studio, page: Any) -> None:
+    _records(studio)
+    studio.open(page, "/records")
+
+
+@screen("screenshots/records-player-dark.png", scheme="dark", full_page=True)
+def records_player(studio: Studio, page: Any) -> None:
+    _records(studio)
+    studio.open(page, "/records/player/ana")
+
+
 # --- running them ------------------------------------------------------------------
 
 
