@@ -150,6 +150,21 @@ def test_the_font_and_its_licence_ship_with_the_package():
     assert "SIL OPEN FONT LICENSE" in (fonts / "LICENSE").read_text()
 
 
+def test_pip_installs_the_font_files_and_their_licence():
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = config["package-data"]["printables"]
+    files = sorted((root / "printables" / "fonts").iterdir())
+    assert len(files) == 3
+    for path in files:
+        relative = path.relative_to(root / "printables").as_posix()
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative
+
+
 def _enclosing_box(page, run) -> Box | None:
     """The smallest drawn shape (not furniture) whose box holds the run's
     origin and is at least half as tall as the type each way: the box the
