@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 import zxingcpp
@@ -190,3 +191,19 @@ def test_plain_leafpile_answers_healthz_and_says_where_tables_live(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_the_banner_shown_in_the_docs_is_the_one_leafpile_prints():
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    text = (docs / "install.md").read_text()
+    shown = re.search(r"```text\n(Leafpile is running\..*?)```", text, re.S)
+    out = io.StringIO()
+    tables = "/home/ana/.local/share/leafpile/leafpile.sqlite3"
+    server.banner(URL, [URL, "http://127.0.0.1:5000"], out, tables=tables)
+    printed = [line for line in out.getvalue().splitlines() if "\x1b" not in line]
+    expected = [line for line in shown.group(1).splitlines() if line != "  (the QR code)"]
+    assert [line for line in printed if line] == [line for line in expected if line]
+    # The two lines docs/configuration.md quotes are among them.
+    quoted = re.search(r"```text\n(.*?)```", (docs / "configuration.md").read_text(), re.S)
+    for line in quoted.group(1).splitlines():
+        assert line in printed, line
