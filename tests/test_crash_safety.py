@@ -35,6 +35,10 @@ from companion.tables.store import Event, Store, effective_actions, replay
 
 CYCLES = 3
 WRITERS = 4
+# How long the test waits for the first acknowledged write before a kill. A
+# condition, not a delay: on a quiet machine it comes in milliseconds; the
+# bound only keeps a broken server from hanging the suite.
+FIRST_WRITE_TIMEOUT = 120
 
 
 def _marker(scores: list[int]) -> tuple[int, int]:
@@ -50,6 +54,7 @@ class Writers:
         self.attempted: list[tuple[int, int]] = []
         self.statuses: Counter[int] = Counter()
         self.lock = threading.Lock()
+        self.first_acknowledged = threading.Event()
         self.threads = [threading.Thread(target=self._run, args=(w,)) for w in range(WRITERS)]
 
     def start(self) -> None:
@@ -58,12 +63,12 @@ class Writers:
 
     def join(self) -> None:
         for t in self.threads:
-            t.join(timeout=30)
+            t.join(timeout=90)
         assert not any(t.is_alive() for t in self.threads)
 
     def _run(self, writer: int) -> None:
         try:
-            phone = HttpPhone(self.url, timeout=10).open()
+            phone = HttpPhone(self.url, timeout=60).open()
             version = board_version(phone.request("GET", f"/t/{self.token}/board").body)
         except (OSError, http.client.HTTPException):
             return  # killed before this phone got going
@@ -85,6 +90,7 @@ class Writers:
                 self.statuses[answer.status] += 1
                 if answer.status == 200:
                     self.acknowledged.append(marker)
+                    self.first_acknowledged.set()
             if answer.status not in (200, 409):
                 return
             version = board_version(answer.body)
@@ -174,7 +180,11 @@ def test_sigkill_between_and_during_actions_loses_no_acknowledged_entry(tmp_path
             writers = Writers(served.url, token, cycle)
             half = _half_request(served.port, token)
             writers.start()
-            threading.Event().wait(rng.uniform(0.3, 0.8))
+            # Kill only once a write has been acknowledged (however busy the
+            # machine), then a moment later, while the writers are still busy.
+            acknowledged_in_time = writers.first_acknowledged.wait(FIRST_WRITE_TIMEOUT)
+            assert acknowledged_in_time, served.log.read_text()[-2000:]
+            threading.Event().wait(rng.uniform(0.0, 0.2))
             assert served.process.poll() is None, served.log.read_text()[-2000:]
             os.killpg(served.process.pid, signal.SIGKILL)
             served.process.wait(timeout=10)
