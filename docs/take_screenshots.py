@@ -346,6 +346,33 @@ def autumn_ash_dark(studio: Studio, page: Any) -> None:
     studio.open(page, f"/t/{_ash_race(studio).token}")
 
 
+# The board mirror: a position from the text's scoring example (our reconstruction,
+# see docs/autumn-ash.md), Rainbow has just capped the white queen on E6; Xeno has
+# picked the drone on A3 and the square B3 (two rows at once) and chooses the size.
+ASH_BOARD_SEED = (
+    ".,.,.,.,white3/.,cyan1,.,.,yellow1/.,cyan2,.,.,./"
+    "orange2,.,cyan3,red3+cyan1+red1,yellow2/.,.,.,.,./yellow3,.,.,yellow3,. rainbow 0-5 standard"
+)
+
+
+def _ash_board(studio: Studio, page: Any) -> None:
+    options = {"rainbow": "Ana", "mode": "board", "position": ASH_BOARD_SEED}
+    table = studio.table("autumn_ash", ["Ana", "Ben"], options, title="Ash board")
+    studio.post(table, "move", **{"from": "E5", "to": "E6", "size": "1"})
+    studio.open(page, f"/t/{table.token}?sel=A3&to=B3")
+    page.evaluate("window.scrollTo(0, document.querySelector('.ash-prompt').offsetTop - 8)")
+
+
+@screen("screenshots/autumn-ash-board-light.png")
+def autumn_ash_board_light(studio: Studio, page: Any) -> None:
+    _ash_board(studio, page)
+
+
+@screen("screenshots/autumn-ash-board-dark.png", scheme="dark")
+def autumn_ash_board_dark(studio: Studio, page: Any) -> None:
+    _ash_board(studio, page)
+
+
 SOLITAIRE_DEAL = 20
 
 
