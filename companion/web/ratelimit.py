@@ -172,6 +172,22 @@ def _route_limit(limit: str, name: str, methods: list[str] | None = None) -> Cal
     )
 
 
+LIMITED_ENDPOINTS = {
+    "home.new_table",
+    "home.import_table",
+    "solitaire.new",
+    "solitaire.hint",
+    "solitaire.check",
+    "print.download",
+}
+
+
+@limiter.request_filter
+def _not_limited() -> bool:
+    """Every other request (every poll) skips Flask-Limiter's per-request bookkeeping."""
+    return request.endpoint not in LIMITED_ENDPOINTS
+
+
 new_table_limit = _route_limit(TABLE_LIMIT, "new-table", methods=["POST"])
 import_limit = _route_limit(IMPORT_LIMIT, "import")
 solver_limit = _route_limit(SOLVER_LIMIT, "solver")
