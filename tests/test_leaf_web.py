@@ -99,4 +99,5 @@ def test_the_sheet_works_without_javascript_full_page_post(phone, sheet):
 
 def test_home_lists_the_sheet_with_its_summary(phone, sheet):
     phone.act(sheet, "tally", **HERA)
+    phone.get(f"/t/{sheet.token}")  # the start page lists the tables this browser opened
     assert "Still to count: Cleo" in text(phone.get("/"))

@@ -122,9 +122,19 @@ def board_context(
         "events": events,
         "recent": recent,
         "undo_title": describe_event(screen, last) if last is not None else "",
+        "undo_blocked_by": _undo_blocked_by(snap, viewer),
         "hidden_count": hidden_count(snap, viewer),
         "describe": lambda ev: describe_event(screen, ev),
     }
+
+
+def _undo_blocked_by(snap: Snapshot, viewer: Viewer) -> str | None:
+    """The player whose hidden entry the next undo would take back, when this
+    viewer may not act for them (only their own phone may)."""
+    if snap.table.kind.open_round(snap.state) is None:
+        return None
+    owners = [p for p in last_entry_owner(snap) if not viewer.may_enter_for(p)]
+    return owners[0] if owners else None
 
 
 def describe_event(screen: Screen, event: Any) -> str:
@@ -301,11 +311,11 @@ def act(token: str) -> Any:
 def undo(token: str) -> Any:
     def do(snap: Snapshot, version: int) -> Snapshot:
         viewer = viewer_for(snap)
-        owners = [p for p in last_entry_owner(snap) if not viewer.may_enter_for(p)]
-        if owners and snap.table.kind.open_round(snap.state) is not None:
+        owner = _undo_blocked_by(snap, viewer)
+        if owner is not None:
             raise FormError(
-                f"Your tap was not entered: the last entry is {owners[0]}'s own, "
-                f"and only {owners[0]}'s phone can take it back."
+                f"Your tap was not entered: the last entry is {owner}'s own, "
+                f"and only {owner}'s phone can take it back."
             )
         return store().undo(token, version, viewer.seat)
 
