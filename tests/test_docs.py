@@ -20,7 +20,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
-PAGES = sorted(DOCS.glob("*.md"))
+PAGES = sorted(p for p in DOCS.rglob("*.md") if "site" not in p.parts)
 WITH_EXAMPLES = [README, *PAGES]
 
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```\s*$", re.M | re.S)
@@ -139,7 +139,7 @@ def _mkdocs_config() -> dict:
 
 def test_every_docs_page_is_in_the_navigation_and_every_entry_exists():
     nav = _nav_pages(_mkdocs_config()["nav"])
-    assert sorted(nav) == sorted(p.name for p in PAGES)
+    assert sorted(nav) == sorted(p.relative_to(DOCS).as_posix() for p in PAGES)
 
 
 def test_the_site_builds_in_strict_mode(tmp_path):
@@ -161,22 +161,26 @@ SETTING = re.compile(r"\bLEAFPILE_[A-Z0-9_]+\b")
 
 
 def _settings_read_by_the_code() -> set[str]:
-    """Every LEAFPILE_* name read from the environment by the app, the tests or the benchmarks."""
+    """Every LEAFPILE_* name the app, its deploy scripts, the tests or the benchmarks use.
+
+    A name counts where it is code, not prose: a string literal in Python
+    (``os.environ.get("LEAFPILE_X")``, ``_flag("LEAFPILE_X")``, an environment
+    built as a dict) or a variable in a shell script (``$LEAFPILE_X``, ``LEAFPILE_X=``).
+    """
     found: set[str] = set()
-    files = [*ROOT.glob("companion/**/*.py"), *ROOT.glob("benchmarks/*.py")]
-    files += [*ROOT.glob("tests/*.py"), ROOT / ".ci" / "run"]
-    for path in files:
+    python = [*ROOT.glob("companion/**/*.py"), *ROOT.glob("benchmarks/*.py")]
+    python += [*ROOT.glob("tests/*.py"), *ROOT.glob("deploy/**/*.py")]
+    shell = [ROOT / ".ci" / "run", *(p for p in ROOT.glob("deploy/**/*") if p.suffix == "")]
+    for path in python:
         if path.resolve() == Path(__file__).resolve():
             continue
+        found |= set(re.findall(r"[\"'](LEAFPILE_[A-Z0-9_]+)[\"']", path.read_text("utf-8")))
+    for path in shell:
+        if not path.is_file():
+            continue
         text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r"environ(?:\.get\(|\[|\.pop\()\s*[\"'](LEAFPILE_\w+)", text):
-            found.add(match.group(1))
-        for match in re.finditer(r"(?:setenv|delenv)\(\s*[\"'](LEAFPILE_\w+)", text):
-            found.add(match.group(1))
-        for match in re.finditer(r"[\"'](LEAFPILE_\w+)[\"']\s*:", text):
-            found.add(match.group(1))  # an environment built as a dict
-        for match in re.finditer(r"^\s*(?:export\s+)?(LEAFPILE_\w+)=", text, re.M):
-            found.add(match.group(1))
+        found |= set(re.findall(r"\$\{?(LEAFPILE_[A-Z0-9_]+)", text))
+        found |= set(re.findall(r"^\s*(?:export\s+)?(LEAFPILE_[A-Z0-9_]+)=", text, re.M))
     return found
 
 
