@@ -364,3 +364,13 @@ def test_pages_for_everyone_link_no_table(store, new_client_phone, path):
     stranger = new_client_phone()
     answer = stranger.get(path)
     assert table.token not in text(answer)
+
+
+@pytest.mark.parametrize(
+    "path", ["", "/board", "/history", "/export.json", "/export.csv", "/poll?v=0", "/join"]
+)
+def test_no_table_answer_may_be_kept_by_a_cache(store, phone, path):
+    table = slugged_venture(store)
+    answer = phone.get(f"/t/{table.token}{path}", htmx=path == "/board")
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert "Cookie" in answer.headers["Vary"]

@@ -56,6 +56,15 @@ bp = Blueprint("table", __name__)
 HISTORY_ON_BOARD = 6
 
 
+@bp.after_request
+def _never_cached(response: Response) -> Response:
+    """A table's pages differ per phone and hold what that phone may see:
+    no browser or proxy cache may keep one and hand it to somebody else."""
+    response.headers["Cache-Control"] = "no-store"
+    response.vary.add("Cookie")
+    return response
+
+
 # --- helpers --------------------------------------------------------------
 
 
