@@ -2,7 +2,8 @@
 
 Run from the repository root: ``python -m benchmarks.kit [--repeat N]``.
 Prints one line per paper: the best and median wall time of N builds, the
-page count and the file size.
+page count and the file size; then the same for the Pairs deck's card images
+at 300 dpi (``leafpile print deck --format png``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from pypdf import PdfReader
 
 from printables import Options, build
+from printables.images import card_images
 
 
 def measure(paper: str, repeat: int) -> tuple[float, float, int, int]:
@@ -36,6 +38,15 @@ def main() -> None:
     for paper in ("a4", "letter"):
         best, median, pages, size = measure(paper, args.repeat)
         print(f"{paper:<7} {best:5.2f} s {median:5.2f} s {pages:5d}  {size / 1024:,.0f} KB")
+    times = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        archive = card_images("deck", Options(), 300)
+        times.append(time.perf_counter() - start)
+    print(
+        f"images  {min(times):5.2f} s {statistics.median(times):5.2f} s "
+        f"{57:5d}  {len(archive) / 1024:,.0f} KB  (Pairs deck PNGs, 300 dpi)"
+    )
 
 
 if __name__ == "__main__":
