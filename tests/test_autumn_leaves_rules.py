@@ -24,6 +24,7 @@ from companion.rules.autumn_leaves import (
     Reveal,
     State,
     TakeBack,
+    Unreveal,
     apply,
     can_place,
     hand_score,
@@ -881,3 +882,57 @@ def test_junk_actions_from_a_log_are_refused_with_a_rule_error(kind, fields, at)
     except RuleError:
         return
     check_invariants(after)
+
+
+# --------------------------------------------------------------------------
+# AX1: a reveal is checked only against what its maker can see
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entries", "recheck", "kept"),
+    [
+        # Ana and Ben each enter the only 1 on their own phones: nothing starts
+        ([("Ana", 1), ("Ben", 1), ("Cy", 7)], ("Ana", "Ben"), {"Cy": 7}),
+        # three 2s where the deck has two: all three enter again
+        ([("Ana", 2), ("Ben", 2), ("Cy", 2)], ("Ana", "Ben", "Cy"), {}),
+    ],
+)
+def test_ax1_reveals_that_cannot_all_be_true_are_caught_when_the_last_is_in(
+    entries, recheck, kept
+):
+    state = new_game(THREE)
+    for player, card in entries:
+        state = apply(state, Reveal(((player, card),)))  # each accepted on its own
+    assert state.phase == REVEAL and state.round == 1
+    assert state.recheck == recheck
+    assert state.to_reveal == recheck
+    assert {p: state.card_of(p) for p in THREE if state.card_of(p) is not None} == kept
+    # The players concerned enter again; the round starts.
+    for player in recheck:
+        state = apply(state, Reveal(((player, 3 + THREE.index(player)),)))
+    assert state.recheck == () and state.round == 2
+
+
+def test_ax1_a_refused_reveal_never_counts_another_players_hidden_card():
+    state = apply(new_game(THREE), Reveal((("Ana", 1),)))
+    assert 1 in state.choices("Ben")  # Ben's pad does not grey out Ana's hidden 1
+    assert state.public_cards("Ben")[1] == 0
+    assert state.public_cards("Ana")[1] == 1
+
+
+def test_ax1_a_player_takes_back_their_own_card_before_the_round_starts():
+    state = apply(new_game(THREE), Reveal((("Ana", 9),)))
+    state = apply(state, Unreveal("Ana"))
+    assert state.card_of("Ana") is None and "Ana" in state.to_reveal
+    with pytest.raises(IllegalAction, match="Ana has not revealed a card"):
+        apply(state, Unreveal("Ana"))
+
+
+def test_ax1_a_taken_back_card_goes_back_to_the_known_hand_when_unrevealed():
+    state = reveal(position([[5], [7], [4]], [6, 6, 6], 34), 6, 1, 10)
+    state = play(state, TakeBack("Ben"), Place("Ana", "Ana"), DiscardDraw("Cy"))
+    state = apply(state, Reveal((("Ben", 1),)))
+    assert state.known_in_hand[1] == ()
+    state = apply(state, Unreveal("Ben"))
+    assert state.known_in_hand[1] == (1,)
