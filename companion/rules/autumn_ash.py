@@ -803,7 +803,7 @@ def _enter(position: Position, entry: Entry) -> Position:
 
 
 def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str | None:
-    """Why ``mover`` may not step from ``start`` onto ``end`` (X9, X10), or None.
+    """Why ``mover`` may not step from ``start`` onto ``end`` (X9, X10; XA3), or None.
 
     Blocking uses the top pieces as they are at the start of the turn: the
     mover's own pieces never block it, and the board does not change during a
@@ -947,8 +947,9 @@ def _pseudo_moves(position: Position, entry: Entry | None) -> list[Move]:
 
 
 def _can_move(position: Position) -> bool:
-    """Whether the side to move has any turn at all by X6-X12 (X13 never takes a
-    player's last moves away, so this is also "has a legal move")."""
+    """Whether the side to move has any turn at all by X6-X12, entries included
+    (XA6: X13 never takes a player's last moves away, so this is also "has a
+    legal move")."""
 
     def any_first_step(board: Position) -> bool:
         for origin in range(SQUARE_COUNT):
@@ -1035,7 +1036,7 @@ def _after(position: Position, move: Move) -> TurnResult:
 
 
 def _bagged_squares(stacks: list[tuple[Piece, ...]], square: int, colour: str) -> set[int]:
-    """X11: the squares of every line of three or more through ``square`` where each
+    """X11, XA7: the squares of every line of three or more through ``square`` where each
     square holds ``colour`` at any level, and ``square`` itself if its stack holds
     three or more pieces of ``colour``."""
 
@@ -1084,7 +1085,7 @@ def legal_moves(position: Position) -> list[Move]:
     """Every legal turn for the side to move (X6-X14), each with one path.
 
     A turn is an optional entry plus one move and the new size; turns that
-    differ only in the path are listed once. Empty when the game is won or
+    differ only in the path are listed once (XA2). Empty when the game is won or
     the player must pass (X13).
     """
     return list(_legal(position))
