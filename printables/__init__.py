@@ -101,7 +101,7 @@ _SINGLE_PARTS = (
     Part(
         "aids",
         "Player aids",
-        "one card per game in our own words, with a QR code to the app",
+        "one card per game in our own words, with a QR code to its game's page",
         _aids,
     ),
     Part(

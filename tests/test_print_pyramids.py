@@ -98,3 +98,17 @@ def test_the_60_nets_are_packed_onto_3_a4_or_4_letter_sheets(paper, sheets):
 def test_an_unknown_size_is_refused_by_name():
     with pytest.raises(ValueError, match="'huge'"):
         net_dimensions("huge")
+
+
+@pytest.mark.parametrize("size", ["small", "medium", "large"])
+def test_every_glue_tab_is_at_least_5_mm_wide_to_fold_and_glue(size):
+    from printables.pyramids import GLUE_TAB_MM, layout_pages
+
+    net = next(net for page in layout_pages(Options()) for net in page if net.size == size)
+    (ax, ay), (px, py) = net.apex, net.corners[4]
+    length = math.hypot(px - ax, py - ay)
+    for tx, ty in net.tab:
+        # Distance from the tab's outer corner to the edge it folds on.
+        depth = abs((px - ax) * (ay - ty) - (ax - tx) * (py - ay)) / length
+        assert depth >= GLUE_TAB_MM * MM - 0.01
+    assert GLUE_TAB_MM >= 5
