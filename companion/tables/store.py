@@ -897,7 +897,7 @@ class Store:
         except _DamagedEvent:
             raise
         except TableError as exc:
-            raise TableError(f"this export does not replay: {_clip(str(exc), 160)}") from exc
+            raise TableError(f"this export does not replay: {_clip(str(exc), 100)}") from exc
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # A file's actions are anybody's JSON: a game that meets a field of
             # the wrong type (null scores, say) may fail outside its rule checks.
