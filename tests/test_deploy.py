@@ -1,0 +1,152 @@
+"""The production setup, deploy/serve (nginx in front of gunicorn), started as
+docs/deploying.md says, holds while hostile clients trickle their requests.
+
+Gunicorn alone (2 workers x 1 thread) gave every worker to the first slow
+clients and answered nobody else. Here 20 connections send headers and 5
+announce a 1 MB upload, a byte at a time, and stay open; every ordinary
+request must still be answered. Skipped where nginx is not installed, except
+in CI, which installs it.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 120  # bounds for a broken setup, not timings: a quiet machine takes ~2 s
+ANSWER_TIMEOUT = 60
+
+
+def _nginx() -> str | None:
+    return shutil.which("nginx") or (
+        "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(port: int, path: str) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_TIMEOUT)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.body = response.read()  # type: ignore[attr-defined]
+    connection.close()
+    return response
+
+
+@pytest.fixture
+def deployed(tmp_path: Path) -> Iterator[int]:
+    if _nginx() is None:
+        if os.environ.get("CI"):
+            pytest.fail("nginx is missing: .ci/run must install Debian's nginx")
+        pytest.skip("no nginx here (apt-get install nginx)")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "LEAFPILE_INSTANCE": str(tmp_path / "instance"),
+        "LEAFPILE_DATABASE_URL": os.environ.get("LEAFPILE_TEST_DATABASE_URL")
+        or f"sqlite:///{tmp_path / 'deploy.sqlite3'}",
+        "LEAFPILE_LISTEN": f"127.0.0.1:{port}",
+        "LEAFPILE_WORKERS": "2",
+        "LEAFPILE_EXPIRE_DAYS": "0",
+        "PYTHON": sys.executable,  # the venv's, whether or not it is activated
+    }
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            ["bash", str(ROOT / "deploy" / "serve")],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert process.poll() is None, log.read_text()[-3000:]
+            try:
+                if _get(port, "/healthz").status == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.2)
+        yield port
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+        if os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
+            from sqlalchemy import create_engine
+
+            from companion.tables.store import Base
+
+            engine = create_engine(env["LEAFPILE_DATABASE_URL"])
+            Base.metadata.drop_all(engine)
+            engine.dispose()
+
+
+def _slow(port: int, request: bytes) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT)
+    s.sendall(request)
+    return s
+
+
+@pytest.mark.slow
+def test_slow_clients_do_not_stall_the_production_setup(deployed: int):
+    port = deployed
+    slow = [_slow(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") for _ in range(20)]
+    slow += [
+        _slow(
+            port,
+            b"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\n\r\n",
+        )
+        for _ in range(5)
+    ]
+    try:
+        for n in range(3):
+            for s in slow:
+                s.sendall(b"a")  # still trickling
+            for path in ("/healthz", "/", "/print/"):
+                response = _get(port, path)
+                assert response.status == 200, (n, path, response.status)
+    finally:
+        for s in slow:
+            s.close()
+
+
+@pytest.mark.slow
+def test_the_proxy_serves_hashed_static_files_for_a_year_and_pages_with_the_apps_headers(
+    deployed: int,
+):
+    page = _get(deployed, "/")
+    assert page.getheader("Content-Security-Policy", "").startswith("default-src 'self'")
+    assert page.getheader("Server") == "nginx"  # no version
+    body = page.body.decode()  # type: ignore[attr-defined]
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+\.[0-9a-f]{12}\.\w+)"', body)
+    assert assets
+    for url in assets:
+        asset = _get(deployed, url)
+        assert asset.status == 200
+        assert asset.getheader("Cache-Control") == "public, max-age=31536000, immutable"
