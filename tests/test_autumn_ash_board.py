@@ -623,13 +623,8 @@ def test_random_games_conserve_pieces_and_scores_and_undo_restores_exactly(data,
         else:
             move = data.draw(st.sampled_from(moves))
             result = play(game.position, move)
-            top = game.position.top(move.origin) if not move.entry else None
-            piece = str(top) if top else f"{autumn_ash.START_COLOUR[game.position.turn]} "
-            if move.entry and move.origin == move.entry.square:
-                piece += autumn_ash.SIZE_NAMES[move.entry.size]
-            elif move.entry:
-                piece = str(game.position.top(move.origin))
-            action = autumn_ash.Play(player, move.text(), piece, str(result.became))
+            piece = autumn_ash.after_entry(game.position, move.entry).top(move.origin)
+            action = autumn_ash.Play(player, move.text(), str(piece), str(result.became))
         stored = actions.from_dict(actions.to_dict(action), autumn_ash.ACTIONS)
         before = game
         game = autumn_ash.apply(game, stored)
@@ -653,12 +648,19 @@ def test_every_listed_move_is_accepted_and_every_other_is_refused(data):
         if not moves:
             break
         position = play(position, data.draw(st.sampled_from(moves))).position
-    listed = {m: m for m in legal_moves(position)}
-    own = [s for s in autumn_ash.SQUARES if position.stacks[s.index]]
-    for origin in own:
+    listed = set(legal_moves(position))
+    # Every move with no entry, and every move after one entry the stash allows
+    # (and one it does not: a corner that is not one, or a size not in the stash).
+    entry = data.draw(st.sampled_from([None, *autumn_ash.entries(position)]))
+    if data.draw(st.booleans()):
+        entry = autumn_ash.Entry(data.draw(st.sampled_from(autumn_ash.SQUARES)),
+                                 data.draw(st.sampled_from(autumn_ash.SIZES)))  # fmt: skip
+    occupied = [s for s in autumn_ash.SQUARES if position.stacks[s.index]]
+    origins = [*occupied, entry.square] if entry else occupied
+    for origin in origins:
         for target in autumn_ash.SQUARES:
             for size in autumn_ash.SIZES:
-                move = Move(origin, target, size)
+                move = Move(origin, target, size, entry)
                 if move in listed:
                     assert play(position, move).move == move
                 else:

@@ -175,3 +175,20 @@ def test_no_legal_move_means_a_pass_button_x13(phone, store, make_table):
 def test_summary_line_says_whose_move_it_is(phone, seeded):
     phone.get(f"/t/{seeded.token}")
     assert "Ana 0 · Ben 5 · Ana to move" in html(phone.get("/"))
+
+
+def test_the_board_names_its_rules(phone, make_table):
+    options = {"rainbow": "Ana", "mode": "board", "rules": "beginner"}
+    table = make_table("autumn_ash", ["Ana", "Ben"], options)
+    phone.act(table, "setup", layout="ours", first="Ana")
+    assert "Beginner's rules: no blocking" in html(phone.get(f"/t/{table.token}"))
+
+
+def test_a_move_made_on_an_older_board_is_a_conflict_and_not_entered(phone, store, seeded):
+    """A turn-based game for two: any change since the phone's version is a real conflict."""
+    version = store.version(seeded.token)
+    phone.act(seeded, "move", **{"from": "E5", "to": "E6", "size": "1"})
+    response = phone.act(seeded, "move", version=version, **{"from": "D1", "to": "D2", "size": "1"})
+    assert response.status_code == 409
+    assert "not entered" in html(response)
+    assert store.version(seeded.token) == version + 1
