@@ -378,7 +378,7 @@ def _parse_setup(form: Mapping[str, str], state: BoardGame) -> dict[str, Any]:
                     raise FormError(f"Choose a square for the {piece}.")
                 placements.append([str(square), str(piece)])
     try:  # check here so the message comes before anything is written
-        autumn_ash.start_position((tuple(p) for p in placements), state.side(first))  # type: ignore[misc]
+        autumn_ash.start_position([(p[0], p[1]) for p in placements], state.side(first))
     except RuleError as exc:
         raise FormError(str(exc)) from exc
     return {"type": "SetUp", "placements": placements, "first": first}
