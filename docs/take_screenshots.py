@@ -4,9 +4,9 @@
     python docs/take_screenshots.py --only north    # the ones whose path contains "north"
     python docs/take_screenshots.py --list          # what it makes
 
-Needs Debian's chromium (screens, 390x844 like a phone) and pdftoppm (print
-pages). Each run starts an empty database, so no picture shows anything left
-over from a previous game.
+Needs Debian's chromium (screens, 390x844 like a phone); print pages are
+rasterised with PDFium. Each run starts an empty database, so no picture
+shows anything left over from a previous game.
 
 Each picture is one small function registered with a decorator and the path
 it writes under docs/ (``tests/test_docs.py`` checks that every picture the
@@ -21,9 +21,7 @@ README and the docs show is made here):
 from __future__ import annotations
 
 import argparse
-import io
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -413,81 +411,46 @@ def solitaire_hint(studio: Studio, page: Any) -> None:
 
 
 # --- the print kit -----------------------------------------------------------------
+# The print pictures are drawn by docs/print/render.py (the print kit's own
+# helpers: real PDFs rasterised with PDFium); each is registered here so this
+# one script retakes every picture.
 
 
-def _sheets(
-    part: str,
-    out: Path,
-    pages: Iterable[int] | None = None,
-    columns: int = 2,
-    dpi: int = 54,
-    **options: Any,
-) -> None:
-    """Pages of a printed part side by side (numbered from 1; None = every page)."""
-    from PIL import Image
+def _render() -> Any:
+    import importlib.util
 
-    from printables import build
-    from printables.sheet import Options
-
-    pdf = build(part, Options(url=PUBLIC_URL, **options))
-    with tempfile.TemporaryDirectory() as folder:
-        subprocess.run(
-            ["pdftoppm", "-png", "-r", str(dpi), "-", f"{folder}/page"],
-            input=pdf,
-            check=True,
-        )
-        files = sorted(Path(folder).glob("page-*.png"), key=lambda p: int(p.stem.split("-")[1]))
-        wanted = list(pages) if pages is not None else list(range(1, len(files) + 1))
-        images = [Image.open(files[n - 1]).convert("RGB") for n in wanted]
-    gap = max(4, dpi // 6)
-    width, height = images[0].size
-    rows = (len(images) + columns - 1) // columns
-    sheet = Image.new(
-        "RGB",
-        (columns * width + (columns + 1) * gap, rows * height + (rows + 1) * gap),
-        (206, 199, 188),  # a table top, so white pages stand out
-    )
-    for i, image in enumerate(images):
-        row, column = divmod(i, columns)
-        sheet.paste(image, (gap + column * (width + gap), gap + row * (height + gap)))
-    buffer = io.BytesIO()
-    sheet.save(buffer, "PNG", optimize=True)
-    out.write_bytes(buffer.getvalue())
+    spec = importlib.util.spec_from_file_location("print_render", DOCS / "print" / "render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-@picture("print/deck.png")
-def print_deck(studio: Studio, out: Path) -> None:
-    _sheets("deck", out, pages=[1, 2])
+def _print_sheets(name: str, part: str, numbers: list[int] | None = None, **options: Any):
+    def make(studio: Studio, out: Path) -> None:
+        _render().sheets(name, part, numbers, **options)
+
+    return make
 
 
-@picture("print/standard-deck.png")
-def print_standard_deck(studio: Studio, out: Path) -> None:
-    _sheets("standard-deck", out, pages=[1], columns=1)
+for _name, _part, _numbers, _options in (
+    ("deck.png", "deck", [1, 2], {}),
+    ("deck-bleed.png", "deck", [1, 2], {"bleed": True}),
+    ("deck-letter.png", "deck", [1, 2], {"paper": "letter"}),
+    ("light-backs.png", "deck", [2], {"columns": 1, "ink_saving": True}),
+    ("standard-deck.png", "standard-deck", [1], {"columns": 1}),
+    ("duplex-test.png", "duplex-test", [1, 2], {"dpi": 70}),
+    ("aids.png", "aids", [1], {"columns": 1, "dpi": 70}),
+    ("scorepads.png", "scorepads", None, {"columns": 5, "dpi": 40}),
+    ("board.png", "board", [1, 2], {}),
+    ("pyramids.png", "pyramids", [1], {"columns": 1, "dpi": 70}),
+    ("kit.png", "kit", None, {"columns": 14, "dpi": 13}),
+):
+    picture(f"print/{_name}")(_print_sheets(_name, _part, _numbers, **_options))
 
 
-@picture("print/aids.png")
-def print_aids(studio: Studio, out: Path) -> None:
-    _sheets("aids", out, pages=[1], columns=1, dpi=70)
-
-
-@picture("print/scorepads.png")
-def print_scorepads(studio: Studio, out: Path) -> None:
-    _sheets("scorepads", out, columns=6, dpi=40)
-
-
-@picture("print/board.png")
-def print_board(studio: Studio, out: Path) -> None:
-    _sheets("board", out, pages=[1, 2])
-
-
-@picture("print/pyramids.png")
-def print_pyramids(studio: Studio, out: Path) -> None:
-    _sheets("pyramids", out, pages=[1], columns=1, dpi=70)
-
-
-@picture("print/kit.png")
-def print_kit(studio: Studio, out: Path) -> None:
-    _sheets("kit", out, columns=13, dpi=13)
+@picture("print/card-images.png")
+def print_card_images(studio: Studio, out: Path) -> None:
+    _render().card_pictures("card-images.png")
 
 
 # --- end screens and records (issue 13) ----------------------------------------------
