@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from printables import PARTS, build, filename
-from printables.images import MAX_DPI, MIN_DPI, card_images
+from printables.images import MAX_DPI, MIN_DPI, card_images, images_filename
 from printables.sheet import MAX_BACK_OFFSET_MM, Options, parse_offset
 
 from .server import lan_address
@@ -145,10 +145,3 @@ def run(args: argparse.Namespace) -> int:
     if args.part in ("aids", "kit"):
         print(f"The player aids' QR codes open game pages under {options.url}")
     return 0
-
-
-def images_filename(part: str, options: Options, dpi: int) -> str:
-    """``leafpile-cards-poker-300dpi.zip`` and the like."""
-    name = "cards" if part == "cards" else part
-    light = "-light-backs" if options.ink_saving else ""
-    return f"leafpile-{name}-{options.card}{light}-{dpi}dpi-png.zip"

@@ -157,3 +157,13 @@ def _readme(deck: str, options: Options, dpi: int, size_px: tuple[int, int], cou
         "Keep text and symbols inside the safe area (about 3 mm inside the trim line):\n"
         "the designs already do.\n"
     )
+
+
+def images_filename(part: str, options: Options, dpi: int) -> str:
+    """A download name that says what was chosen.
+
+    >>> images_filename("cards", Options(), 300)
+    'leafpile-cards-poker-300dpi-png.zip'
+    """
+    light = "-light-backs" if options.ink_saving else ""
+    return f"leafpile-{part}-{options.card}{light}-{dpi}dpi-png.zip"

@@ -13,9 +13,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from companion.print_command import images_filename
 from printables import PARTS, Options, build, filename
-from printables.images import IMAGE_DECKS, card_images
+from printables.images import IMAGE_DECKS, card_images, images_filename
 from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
 
 from .costly import one_job, pdf_response
