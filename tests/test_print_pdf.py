@@ -492,7 +492,7 @@ def test_every_page_renders_with_pdftoppm_and_shows_something(kit, request, tmp_
                 assert darkest < 128, image.name  # and something printed on every front
 
 
-@pytest.mark.parametrize("module", ["printables", "printables.pyramids"])
+@pytest.mark.parametrize("module", ["printables", "printables.pyramids", "printables.images"])
 def test_the_examples_in_the_docstrings_hold(module):
     import doctest
     import importlib
