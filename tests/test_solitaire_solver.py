@@ -3,20 +3,27 @@ plain exhaustive search on small decks, and hints are moves of a winning line.""
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import solitaire
+from companion.rules import solitaire, solitaire_solver
 from companion.rules.solitaire import Deal, Layout, Move, from_position, new_game
-from companion.rules.solitaire_solver import LOST, UNKNOWN, WON, hint, solve
+from companion.rules.solitaire_solver import LOST, SEARCHES, UNKNOWN, WON, hint, solve
 
 # Small decks (fewer ranks and suits) where a plain search can see every position.
 TWO_SUITS = Layout(ranks=4, suits=2, pile_sizes=(2, 1, 2), deals=1)
 THREE_SUITS = Layout(ranks=4, suits=3, pile_sizes=(2, 2, 2, 2), deals=1)
 TWO_DEALS = Layout(ranks=5, suits=2, pile_sizes=(2, 1, 1), deals=2)
+SIX_RANKS = Layout(ranks=6, suits=2, pile_sizes=(2, 2, 2), deals=2)
+
+
+@functools.cache
+def exhaustive_verdict(layout: Layout, seed: int) -> str:
+    return WON if exhaustive_win(new_game(seed=seed, layout=layout)) else LOST
 
 
 def exhaustive_win(game: solitaire.State) -> bool:
@@ -41,20 +48,29 @@ def c(text: str) -> tuple[int, ...]:
 
 @pytest.mark.parametrize(
     ("layout", "seeds"),
-    [(TWO_SUITS, range(0, 30)), (THREE_SUITS, range(0, 12)), (TWO_DEALS, range(0, 12))],
-    ids=["4x2", "4x3", "5x2-two-deals"],
+    [
+        (TWO_SUITS, range(0, 30)),
+        (THREE_SUITS, range(0, 12)),
+        (TWO_DEALS, range(14, 26)),
+        (SIX_RANKS, range(0, 12)),
+    ],
+    ids=["4x2", "4x3", "5x2-two-deals", "6x2-two-deals"],
 )
-def test_solver_agrees_with_an_exhaustive_search_on_small_decks(layout, seeds):
-    verdicts = set()
+@pytest.mark.parametrize(
+    "searches", [SEARCHES, SEARCHES[:1], SEARCHES[1:]], ids=["both", "first", "second"]
+)
+def test_solver_agrees_with_an_exhaustive_search_on_small_decks(layout, seeds, searches):
+    """ "Lost" must be a proof: each search on its own, and the pair, give the
+    verdict of a plain breadth-first search through the rules engine."""
+    verdicts = []
     for seed in seeds:
         game = new_game(seed=seed, layout=layout)
-        found = solve(game, budget=10)
-        expected = WON if exhaustive_win(game) else LOST
-        assert found.result == expected, f"seed {seed}"
-        verdicts.add(found.result)
+        found = solve(game, budget=60, max_nodes=1_000_000, searches=searches)
+        assert found.result == exhaustive_verdict(layout, seed), f"seed {seed}"
+        verdicts.append(found.result)
         if found.result == WON:
             assert solitaire.replay(game, found.moves).won
-    assert verdicts == {WON, LOST} or layout is TWO_DEALS  # both kinds of deal were compared
+    assert WON in verdicts and LOST in verdicts  # both kinds of deal were compared
 
 
 @settings(max_examples=25, deadline=None)
@@ -102,6 +118,49 @@ def test_running_out_of_nodes_is_unknown_not_lost():
     found = solve(game, budget=5, max_nodes=256)
     assert found.result == UNKNOWN
     assert found.moves == ()
+    assert found.nodes == 256  # the node budget is kept exactly
+
+
+def test_a_node_budget_gives_the_same_answer_every_time():
+    game = new_game(seed=3)
+    first, second = (solve(game, budget=60, max_nodes=3000) for _ in range(2))
+    assert (first.result, first.moves, first.nodes) == (second.result, second.moves, second.nodes)
+
+
+class FakeClock:
+    """A clock that moves on by ``tick`` seconds each time it is read, and
+    remembers how many positions the solver had expanded at each reading."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick, self.reads = 0.0, tick, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.tick
+        return self.now
+
+
+@pytest.mark.parametrize("budget", [0.0, 0.05, 1.0])
+def test_the_time_budget_is_read_often_enough_to_be_kept(monkeypatch, budget):
+    """With a clock that moves 10 ms per reading, the solver must stop at the
+    first reading past the deadline, and it reads the clock at least every
+    _CHECK_EVERY positions: so it overruns by at most that many positions."""
+    fake = FakeClock(tick=0.01)
+    monkeypatch.setattr(solitaire_solver, "clock", fake)
+    found = solve(new_game(seed=0), budget=budget)
+    assert found.result == UNKNOWN
+    # The start, one reading per _CHECK_EVERY positions up to the deadline, the end.
+    readings_to_deadline = round(budget / 0.01)
+    assert fake.reads <= readings_to_deadline + 3
+    assert found.nodes <= (readings_to_deadline + 1) * solitaire_solver._CHECK_EVERY
+    assert found.seconds <= budget + 0.03  # in fake seconds: at most a reading or two late
+
+
+def test_a_real_budget_stops_a_search_that_would_run_long():
+    # Loose on purpose (a busy machine must not fail it): the exact bound is
+    # pinned with the fake clock above, the benchmark reports the real overrun.
+    found = solve(new_game(seed=0), budget=0.2, max_nodes=None)
+    assert found.result == UNKNOWN and found.seconds < 5
 
 
 def test_hint_is_the_first_move_of_a_winning_line():
@@ -142,13 +201,16 @@ def test_a_nearly_won_game_is_finished_by_following_hints():
 @given(st.integers(0, 10_000), st.lists(st.integers(0, 1000), max_size=12))
 def test_solver_successors_are_the_rules_engine_successors(seed, choices):
     """The solver's own fast move generator must reach exactly the positions the
-    engine allows (up to pile order once the hand is empty, and no-op moves)."""
+    engine allows (up to pile order once the hand is empty, and no-op moves),
+    and its running score must equal the score worked out from scratch."""
     from companion.rules import solitaire_solver as solver
 
     game = new_game(seed=seed, layout=TWO_DEALS)
+    scores = solver._Scores(solver.SEARCHES[0], game.layout.ranks)
     for pick in choices:
-        hand = bytes(game.hand)
+        hand = bytes(game.hand)  # what is left of it, so nothing of it is dealt yet
         piles = tuple(bytes(p) for p in game.piles)
+        dealt = 0
 
         def key(state: solitaire.State, hand=hand) -> bytes:
             dealt = len(hand) - len(state.hand)
@@ -156,11 +218,12 @@ def test_solver_successors_are_the_rules_engine_successors(seed, choices):
 
         here = key(game)
         engine = {key(solitaire.apply(game, a)) for a in solitaire.legal_moves(game)} - {here}
-        fast = {
-            solver._key(p, h, d, len(hand))
-            for _, _, p, h, d in solver._children(piles, game.hidden, 0, hand, game.layout.piles)
-        }
+        children = solver._children(piles, game.hidden, dealt, hand, scores)
+        fast = {solver._key(p, h, d, len(hand)) for _, _, p, h, d in children}
         assert fast == engine
+        before = scores.of(piles, game.hidden, len(hand) - dealt)
+        for change, _, p, h, d in children:
+            assert before + change == pytest.approx(scores.of(p, h, len(hand) - d))
         legal = solitaire.legal_moves(game)
         if not legal:
             break
