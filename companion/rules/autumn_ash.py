@@ -1107,7 +1107,7 @@ def play(position: Position, move: Move | None) -> TurnResult:
                            position.scores, position.beginner, position.target)  # fmt: skip
         return TurnResult(position, None, flipped)
     board = _enter(position, move.entry) if move.entry else position
-    reason = why_not(board, move.origin, move.destination, entered=move.entry is not None)
+    reason = why_not(board, move.origin, move.destination)
     if reason:
         raise IllegalMove(reason)
     mover = board.stacks[move.origin.index][-1]
@@ -1142,8 +1142,7 @@ def entries(position: Position) -> list[Entry]:
     return [] if position.winner else _entries(position)
 
 
-def why_not(position: Position, origin: Square | str, destination: Square | str,
-            *, entered: bool = False) -> str | None:  # fmt: skip
+def why_not(position: Position, origin: Square | str, destination: Square | str) -> str | None:
     """Why the top piece on ``origin`` may not go to ``destination`` now (X7-X12),
     or None when it may (X13 is checked by :func:`play`). ``position`` is the
     board after any entry of this turn."""
