@@ -323,6 +323,8 @@ def geometry(part: str, options: Options) -> list[Page]:
 KIT_OPTIONS = {
     "kit_a4": Options(paper="a4"),
     "kit_letter": Options(paper="letter", card="standard"),
+    "kit_a4_bleed": Options(paper="a4", bleed=True, back_offset=(5.0, -5.0)),
+    "kit_letter_bleed": Options(paper="letter", bleed=True, back_offset=(-5.0, 5.0)),
 }
 
 
@@ -352,7 +354,7 @@ def test_the_pdf_asks_viewers_not_to_scale_it(kit_a4):
     assert prefs["/PrintScaling"] == "/None"
 
 
-@pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
+@pytest.mark.parametrize("kit", sorted(KIT_OPTIONS))
 def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit):
     limit = SAFE_EDGE_MM * MM - 0.01
     for number, page in enumerate(geometry("kit", KIT_OPTIONS[kit]), start=1):
@@ -364,9 +366,12 @@ def test_nothing_is_drawn_within_5_mm_of_the_paper_edge(kit):
             assert x1 <= page.width - limit and y1 <= page.height - limit, (
                 f"page {number}: {path.bbox()}"
             )
-        for (x, y), text in page.texts:
-            assert limit <= x <= page.width - limit, f"page {number}: {text!r} at {x, y}"
-            assert limit <= y <= page.height - limit, f"page {number}: {text!r} at {x, y}"
+        for run in page.runs:
+            # The whole glyph box (the font's ascent and descent), not just the origin.
+            x0, y0, x1, y1 = run.bbox
+            where = f"page {number}: {run.text!r} at {[round(v / MM, 2) for v in run.bbox]} mm"
+            assert x0 >= limit and y0 >= limit, where
+            assert x1 <= page.width - limit and y1 <= page.height - limit, where
 
 
 @pytest.mark.parametrize("kit", ["kit_a4", "kit_letter"])
