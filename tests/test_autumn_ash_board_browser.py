@@ -62,6 +62,9 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
     for page, name in ((ana, "Ana"), (ben, "Ben")):
         page.goto(url)
         take_seat(page, name)
+    spectator = new_phone("light")
+    spectator.goto(f"{live_server.url}/v/{table.view_token}")
+    spectator.get_by_text("Ana (Rainbow) to move.").wait_for()
     ben.get_by_text("Ana's turn. This phone is Ben's: the board follows live.").wait_for()
     assert ben.locator("a.ash-sq").count() == 0  # nothing to tap on the other player's turn
 
@@ -115,9 +118,7 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
 
     # Ana's phone and the spectator view follow.
     ana.get_by_text("Ben wins with 21 points").wait_for()
-    spectator = new_phone("light")
-    spectator.goto(f"{live_server.url}/v/{table.view_token}")
-    spectator.get_by_text("Ben wins with 21 points").wait_for()
+    spectator.get_by_text("Ben wins with 21 points").wait_for()  # it polled its way here
     assert spectator.locator("a.ash-sq, .ash-size-form").count() == 0
 
     for page in (ana, ben):
