@@ -28,35 +28,88 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``leafpile solve --seed N [--budget S]``: solve an Autumn Leaves solitaire deal."""
+    """``leafpile solve --seed N [--budget S] [--max-nodes N]``: solve a solitaire deal."""
     solve = commands.add_parser(
         "solve",
         help="solve an Autumn Leaves solitaire deal and print the answer as JSON",
-        description="Search deal N for a winning line. Prints one JSON object: "
-        '{"seed": N, "result": "won"|"lost"|"unknown", "moves": [...], "seconds": S}; '
-        "moves are the winning line as actions (piles numbered from 0).",
+        description="Search deal N for a winning line, knowing every card (the face-down ones "
+        "and the order of the hand too). Prints one JSON object: "
+        '{"seed": N, "result": "won"|"lost"|"unknown", "moves": [...], "seconds": S, '
+        '"nodes": P}; moves are the winning line as actions (piles numbered from 0). '
+        '"lost" means every reachable position was searched; "unknown" that the budget ran out.',
     )
-    solve.add_argument("--seed", type=int, required=True, help="the deal number")
+    solve.add_argument("--seed", required=True, help="the deal number (0 to 999999999)")
     solve.add_argument(
-        "--budget", type=float, default=10.0, help="seconds to search at most (default 10)"
+        "--budget",
+        default="10",
+        help=f"seconds to search at most (default 10, at most {_MAX_SECONDS})",
+    )
+    solve.add_argument(
+        "--max-nodes",
+        default=None,
+        help="positions to search at most (the same answer on any machine; "
+        f"at most {_MAX_NODES:,})",
     )
 
     def run(args: argparse.Namespace) -> int:
         import json
 
         from .rules import actions, solitaire, solitaire_solver
+        from .tables.games.solitaire import MAX_DEAL
 
-        found = solitaire_solver.solve(solitaire.new_game(args.seed), args.budget)
+        try:
+            seed = _whole(args.seed, "--seed", "a deal number", 0, MAX_DEAL)
+            budget = _seconds(args.budget)
+            nodes = None
+            if args.max_nodes is not None:
+                nodes = _whole(
+                    args.max_nodes, "--max-nodes", "a number of positions", 1, _MAX_NODES
+                )
+        except ValueError as exc:
+            print(f"leafpile solve: {exc}", file=sys.stderr)
+            return 2
+        found = solitaire_solver.solve(solitaire.new_game(seed), budget, max_nodes=nodes)
         answer = {
-            "seed": args.seed,
+            "seed": seed,
             "result": found.result,
             "moves": [actions.to_dict(m) for m in found.moves],
             "seconds": round(found.seconds, 3),
+            "nodes": found.nodes,
         }
         print(json.dumps(answer))
         return 0
 
     solve.set_defaults(handler=run)
+
+
+_MAX_SECONDS = 600  # ten minutes: longer searches fill the memory first
+_MAX_NODES = 500_000  # positions: about a minute of search and 1-2 GB of memory
+
+
+def _whole(text: str, flag: str, what: str, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``, or ValueError in one line."""
+    cleaned = text.strip().replace("_", "")
+    if (
+        not cleaned.isdecimal()
+        or not cleaned.isascii()
+        or int(cleaned) < low
+        or int(cleaned) > high
+    ):
+        raise ValueError(f"{flag} must be {what} from {low:,} to {high:,}, not {text!r}")
+    return int(cleaned)
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds from 0 to _MAX_SECONDS, or ValueError in one line."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 <= seconds <= _MAX_SECONDS:  # NaN fails this too
+        raise ValueError(
+            f"--budget must be a number of seconds from 0 to {_MAX_SECONDS}, not {text!r}"
+        )
+    return seconds
 
 
 def _version() -> str:
