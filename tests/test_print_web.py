@@ -158,3 +158,11 @@ def test_card_images_refuse_bad_options_and_unknown_decks(client):
     response = client.get("/print/deck.zip?offset_x=9")
     assert response.status_code == 422
     assert "9 mm on x" in response.get_data(as_text=True)
+
+
+def test_the_page_warns_when_the_printed_address_may_change(app, client):
+    app.config["PUBLIC_URL"] = "http://192.168.0.42:5000"
+    assert 'id="qr-address-warning"' in client.get("/print/").get_data(as_text=True)
+    html = client.get("/print/?url=https://games.example.org/leafpile/").get_data(as_text=True)
+    assert 'id="qr-address-warning"' not in html
+    assert 'class="print-address">https://games.example.org/leafpile/</strong>' in html

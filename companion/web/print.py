@@ -8,8 +8,10 @@ page with the message and status 422.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
@@ -32,6 +34,23 @@ def _default_url() -> str:
     public = current_app.config.get("PUBLIC_URL")
     url = str(public or request.host_url)
     return url if url.endswith("/") else url + "/"
+
+
+def address_may_change(url: str) -> bool:
+    """True for an address by number (or localhost): a network can hand the
+    computer another one, while the paper keeps the old one.
+
+    >>> address_may_change("http://192.168.1.20:5000/"), address_may_change("https://games.example.org/")
+    (True, False)
+    """
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".local"):
+        return True
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def _number(form: Mapping[str, str], name: str, label: str) -> float:
@@ -75,13 +94,15 @@ def _form_values(form: Mapping[str, str]) -> dict[str, str]:
 
 
 def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) -> Any:
+    values = _form_values(form)
     return (
         render_template(
             "print/index.html",
             parts=list(PARTS.values()),
             image_decks=[PARTS[name] for name in IMAGE_DECKS if name in PARTS],
             image_dpi=IMAGE_DPI,
-            form=_form_values(form),
+            form=values,
+            address_may_change=address_may_change(values["url"]),
             papers=PAPERS,
             cards=CARD_SIZES,
             max_offset=MAX_BACK_OFFSET_MM,
