@@ -3,8 +3,8 @@
 Two players. Options: ``{"rainbow": name, "mode": "race" | "board",
 "rules": "standard" | "beginner", "position": text}``
 (``position``, optional: go on from a position already on the table, in the
-text form of :class:`companion.rules.autumn_ash.Position`). ``rainbow`` plays the Rainbow colours
-(green → black); the other plays Xeno (clear → purple). The *race* (the
+text form of :class:`companion.rules.autumn_ash.Position`). ``rainbow`` plays
+the Rainbow colours (green → black); the other plays Xeno (clear → purple). The *race* (the
 default, and what older tables are) keeps the score from tapped bags; the
 *board* referees every move on a mirror of the board (X5-X14). The log holds
 the actions of :mod:`companion.rules.autumn_ash` as JSON: ``Bag`` in a race;
@@ -56,4 +56,7 @@ KIND = GameKind(
     new_state=_new_state,
     apply=applier(autumn_ash),
     blurb="Referee the board move by move, or just score the race to 21.",
+    # Turns alternate and each move depends on the whole board: any change
+    # made since the phone's version is a real conflict (refused, not entered).
+    depends_on=None,
 )
