@@ -104,3 +104,9 @@ def test_print_says_which_address_the_qr_codes_open(tmp_path, capsys, monkeypatc
     assert main(["print", "aids", "-o", str(target)]) == 0
     assert "https://cards.example.org/" in capsys.readouterr().out
     assert "https://cards.example.org/new/pairs" in _pages(target)[0].extract_text()
+
+
+def test_light_backs_are_chosen_on_the_command_line_and_named_in_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["print", "standard-deck", "--light-backs", "--paper", "letter"]) == 0
+    assert len(_pages(tmp_path / "leafpile-standard-deck-letter-poker-light-backs.pdf")) == 12
