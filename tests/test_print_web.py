@@ -166,3 +166,12 @@ def test_the_page_warns_when_the_printed_address_may_change(app, client):
     html = client.get("/print/?url=https://games.example.org/leafpile/").get_data(as_text=True)
     assert 'id="qr-address-warning"' not in html
     assert 'class="print-address">https://games.example.org/leafpile/</strong>' in html
+
+
+def test_every_aid_qr_code_opens_a_page_the_companion_serves(client):
+    from printables.aids import all_aids
+
+    for aid in all_aids():
+        assert aid.page, aid.game
+        response = client.get("/" + aid.page)
+        assert response.status_code == 200, (aid.game, aid.page)
