@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select
+from sqlalchemy import DateTime, ForeignKey, Integer, String, case, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -196,8 +196,10 @@ def resolve(name: str, names: dict[str, str]) -> tuple[str, str]:
     return key, shown
 
 
-def result_lines(session: Session, *, game: str | None = None) -> list[ResultLine]:
-    """Every result row, oldest first, with merged names applied."""
+def result_lines(
+    session: Session, *, game: str | None = None, keys: list[str] | None = None
+) -> list[ResultLine]:
+    """Every result row (of these stored name keys), oldest first, with merges applied."""
     names = aliases(session)
     query = (
         select(
@@ -220,6 +222,8 @@ def result_lines(session: Session, *, game: str | None = None) -> list[ResultLin
     )
     if game is not None:
         query = query.where(ResultRow.game == game)
+    if keys is not None:
+        query = query.where(ResultRow.player_key.in_(keys))
     lines = []
     for row in session.execute(query):
         key, shown = resolve(row.player, names)
@@ -311,3 +315,67 @@ def ensure_backfilled(store: Store) -> None:
         with suppress(IntegrityError), Session(store.engine) as session, session.begin():
             session.add(BackfillRow(id=1))
     store._results_backfilled = True  # type: ignore[attr-defined]
+
+
+# --- totals counted by the database (the records page) --------------------------------
+
+
+@dataclass(frozen=True)
+class GroupTotals:
+    """One typed-name key's results in one game and variant, counted in SQL."""
+
+    key: str
+    name: str
+    game: str
+    variant: str
+    low_wins: bool
+    played: int
+    won: int
+    lost: int
+    lowest: int | None
+    highest: int | None
+
+
+def group_totals(session: Session, since: datetime | None = None) -> list[GroupTotals]:
+    """Results counted per (name key, game, variant), merges not yet applied."""
+    won = func.sum(case((ResultRow.outcome.in_(("won", "shared")), 1), else_=0))
+    lost = func.sum(case((ResultRow.outcome == "lost", 1), else_=0))
+    query = select(
+        ResultRow.player_key,
+        func.max(ResultRow.player),
+        ResultRow.game,
+        ResultRow.variant,
+        ResultRow.low_wins,
+        func.count(ResultRow.id),
+        won,
+        lost,
+        func.min(ResultRow.score),
+        func.max(ResultRow.score),
+    ).group_by(ResultRow.player_key, ResultRow.game, ResultRow.variant, ResultRow.low_wins)
+    if since is not None:
+        query = query.where(ResultRow.finished_at >= since)
+    return [
+        GroupTotals(k, n, g, v, bool(low), int(p), int(w or 0), int(lo or 0), mn, mx)
+        for k, n, g, v, low, p, w, lo, mn, mx in session.execute(query)
+    ]
+
+
+def resolve_key(key: str, names: dict[str, str]) -> tuple[str, str | None]:
+    """(key, merged name or None) for a stored name key, following merges."""
+    shown = None
+    for _ in range(8):
+        if key not in names:
+            break
+        shown = names[key]
+        new_key = name_key(shown)
+        if new_key == key:
+            break
+        key = new_key
+    return key, shown
+
+
+def keys_for(session: Session, key: str) -> list[str]:
+    """Every stored name key that shows as ``key`` after merges."""
+    names = aliases(session)
+    stored = session.scalars(select(ResultRow.player_key).distinct())
+    return [k for k in stored if resolve_key(k, names)[0] == key]

@@ -20,10 +20,15 @@ from sqlalchemy.orm import Session
 
 from companion.tables.games import load as load_games
 from companion.tables.results import (
+    GroupTotals,
     ResultLine,
+    aliases,
     ensure_backfilled,
+    group_totals,
+    keys_for,
     name_key,
     rename,
+    resolve_key,
     result_lines,
 )
 from companion.tables.store import MAX_NAME_LENGTH, plain_text
@@ -49,6 +54,25 @@ class GameRecord:
     lost: int = 0
     best: int | None = None
     worst: int | None = None
+
+    def add_totals(self, totals: GroupTotals) -> None:
+        self.played += totals.played
+        self.won += totals.won
+        self.lost += totals.lost
+        best, worst = (
+            (totals.lowest, totals.highest) if totals.low_wins else (totals.highest, totals.lowest)
+        )
+        self._keep(best, totals.low_wins)
+        self._keep(worst, totals.low_wins)
+
+    def _keep(self, score: int | None, low_wins: bool) -> None:
+        if score is None:
+            return
+        better = (lambda a, b: a < b) if low_wins else (lambda a, b: a > b)
+        if self.best is None or better(score, self.best):
+            self.best = score
+        if self.worst is None or better(self.worst, score):
+            self.worst = score
 
     def add(self, line: ResultLine) -> None:
         self.played += 1
@@ -82,6 +106,22 @@ class PlayerRecord:
         self.lines.append(line)
 
 
+def tally_totals(groups: Iterable[GroupTotals], names: dict[str, str]) -> list[PlayerRecord]:
+    """``tally`` from totals the database counted (the records page: no row-by-row read)."""
+    players: dict[str, PlayerRecord] = {}
+    for group in groups:
+        key, merged = resolve_key(group.key, names)
+        record = players.get(key)
+        if record is None:
+            record = players[key] = PlayerRecord(key, merged or group.name)
+        record.played += group.played
+        record.won += group.won
+        record.lost += group.lost
+        game_key = f"{group.game}/{group.variant}" if group.variant else group.game
+        record.games.setdefault(game_key, GameRecord(group.game, group.variant)).add_totals(group)
+    return sorted(players.values(), key=lambda r: (-r.won, -r.played, r.name.casefold()))
+
+
 def tally(lines: Iterable[ResultLine]) -> list[PlayerRecord]:
     """Every player's record, most wins first (then most games, then name)."""
     players: dict[str, PlayerRecord] = {}
@@ -111,15 +151,20 @@ def _lines() -> list[ResultLine]:
         return result_lines(session)
 
 
+def _index_context() -> dict[str, Any]:
+    ensure_backfilled(store())
+    since = datetime.now(UTC).replace(tzinfo=None) - TONIGHT
+    with Session(store().engine) as session:
+        names = aliases(session)
+        everyone = tally_totals(group_totals(session), names)
+        evening = tally_totals(group_totals(session, since), names)
+    return {"players": everyone, "tonight": evening, "game_title": game_title}
+
+
 @bp.get("/records")
 def index() -> Any:
-    lines = _lines()
     return render_template(
-        "records/index.html",
-        players=tally(lines),
-        tonight=tonight(lines),
-        game_title=game_title,
-        message=request.args.get("done", ""),
+        "records/index.html", **_index_context(), message=request.args.get("done", "")
     )
 
 
@@ -127,7 +172,10 @@ def index() -> Any:
 def player(key: str) -> Any:
     if len(key) > MAX_NAME_LENGTH * 4:
         abort(404)
-    found = [r for r in tally(_lines()) if r.key == key]
+    ensure_backfilled(store())
+    with Session(store().engine) as session:
+        lines = result_lines(session, keys=keys_for(session, key))
+    found = [r for r in tally(lines) if r.key == key]
     if not found:
         abort(404)
     record = found[0]
@@ -195,16 +243,13 @@ def names() -> Any:
     elif len(new) > MAX_NAME_LENGTH or len(old) > MAX_NAME_LENGTH * 4:
         error = f"A name has at most {MAX_NAME_LENGTH} letters."
     else:
-        known = {r.key for r in tally(_lines())}
+        known = {r.key for r in _index_context()["players"]}
         if name_key(old) not in known:
             error = f"Nobody called {old!r} has a finished game here."
     if error:
-        lines = _lines()
         return render_template(
             "records/index.html",
-            players=tally(lines),
-            tonight=tonight(lines),
-            game_title=game_title,
+            **_index_context(),
             error=error,
             old=old,
             new=new,
