@@ -126,11 +126,13 @@ _DEAL: _Step = (-1, -1, 0)
 
 
 def _key(piles: _Piles, hidden: _Hidden, dealt: int, hand_len: int) -> bytes:
-    """The identity of a position (see the module text for the one merge)."""
-    chunks = [bytes((h, len(p))) + p for p, h in zip(piles, hidden, strict=True)]
-    if dealt == hand_len:
-        chunks.sort()  # no deals left: the piles are interchangeable
-    return bytes((dealt,)) + b"".join(chunks)
+    """The identity of a position (see the module text for the one merge).
+
+    Cards are below 64, so a 255 byte cannot be a card and separates the piles.
+    """
+    if dealt == hand_len:  # no deals left: the piles are interchangeable
+        return b"\xff".join(sorted([bytes((h,)) + p for p, h in zip(piles, hidden, strict=True)]))
+    return bytes((dealt, *hidden)) + b"\xff".join(piles)
 
 
 def _won(piles: _Piles, suits: int, ranks: int) -> bool:
