@@ -330,6 +330,13 @@ def test_a_hostile_import_gets_422_with_a_short_message_and_leaves_nothing(
     assert len(store.tables()) == before
 
 
+def test_a_file_over_the_upload_limit_is_a_422_too(phone, store):
+    response = _import(phone, b"[" + b"1," * 1_500_000 + b"1]")
+    assert response.status_code == 422
+    assert "larger than 2 MB" in response.get_data(as_text=True)
+    assert store.tables() == []
+
+
 def test_an_imported_title_is_cut_to_the_forms_length(phone, store):
     response = _import(phone, json.dumps(_export(title="t" * 1_000_000)).encode())
     assert response.status_code == 303

@@ -117,6 +117,10 @@ def _error_page(error: HTTPException) -> Any:
         message = "There is nothing here. The link may be mistyped, or the table was deleted."
     elif status == 405:
         message = "That address does not take this kind of request."
+    elif status == 413 and request.endpoint == "home.import_table":
+        # A file too large to be an export is a malformed import like any other.
+        status = 422
+        message = "That file is larger than 2 MB: it is not a Leafpile table export."
     elif status == 413:
         message = "That was far more data than any form here sends."
     elif status == 429:
