@@ -351,11 +351,12 @@ def _autumn_leaves(states: list[Any], actions: list[Mapping[str, Any]]) -> Summa
 # --- Leaf and the North Wind ---------------------------------------------------------
 
 _LINES = (
+    # Short labels: seven of them share a phone-wide chart.
     ("tokens", "Tokens"),
     ("penalty", "−3s"),
-    ("animals", "Animals"),
-    ("mushrooms", "Mushrooms"),
-    ("leftover", "Leftovers"),
+    ("animals", "Den"),
+    ("mushrooms", "Mush."),
+    ("leftover", "Spare"),
     ("tree", "Tree"),
     ("bonus", "Bonus"),
 )
