@@ -143,6 +143,7 @@ def test_hint_names_the_next_move_of_a_winning_line_and_preselects_it(phone, gam
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "Hint: Move the" in html and "a winning line of" in html
+    assert "with every card known (the face-down ones and the order of the hand)" in html
     checked = re.search(r'name="pick" value="([^"]+)" class="visually-hidden" checked', html)
     assert checked is not None
     assert 'id="board"' in html and "<html" not in html  # the fragment for htmx
@@ -155,10 +156,11 @@ def test_hint_without_javascript_is_a_whole_page(phone, game):
 
 def test_winnable_check_answers_yes_for_a_winnable_deal(phone, game, store, winning_line):
     response = phone.get(f"/t/{game.token}/solitaire/check", htmx=True)
-    assert "Yes: it can be won (" in response.get_data(as_text=True)
+    yes = "Yes: with every card known (the face-down ones and the order of the hand), "
+    assert yes + "it can be won, in " in response.get_data(as_text=True)
     store.act(game.token, 0, winning_line[0])
     response = phone.get(f"/t/{game.token}/solitaire/check", htmx=True)
-    assert "Yes: it can be won from here (" in response.get_data(as_text=True)
+    assert yes + "it can be won from here, in " in response.get_data(as_text=True)
 
 
 def test_winnable_check_also_judges_the_start_when_here_is_not_a_yes(
@@ -177,11 +179,57 @@ def test_winnable_check_also_judges_the_start_when_here_is_not_a_yes(
         return real_solve(state, budget, **kw)
 
     monkeypatch.setattr(solitaire_pages.solitaire_solver, "solve", solve_unsure_from_here)
+    monkeypatch.setattr(solitaire_pages, "KNOWN_WINS", solitaire_solver.KnownWins())
     store.act(game.token, 0, winning_line[0])
     html = phone.get(f"/t/{game.token}/solitaire/check", htmx=True).get_data(as_text=True)
-    assert "Not sure: the solver found no win from here in 0.1 s" in html
-    assert "From the start of the deal: Yes: it can be won (" in html
+    assert "Not sure: with every card known" in html
+    assert "the solver found no win from here in 0.1 s, but it did not search everything" in html
+    assert "From the start of the deal: Yes: with every card known" in html
     assert calls[1] == solitaire.new_game(DEAL)
+
+
+def test_hint_and_winnable_agree_because_they_share_the_winning_lines_found(
+    phone, game, store, winning_line, monkeypatch
+):
+    """Once "Winnable?" has said yes, a hint (there or further along the
+    line) comes from that line, however slow the solver would be now."""
+    from companion.rules import solitaire_solver
+    from companion.web import solitaire_pages
+
+    monkeypatch.setattr(solitaire_pages, "KNOWN_WINS", solitaire_solver.KnownWins())
+    html = phone.get(f"/t/{game.token}/solitaire/check", htmx=True).get_data(as_text=True)
+    assert "Yes: with every card known" in html
+    line = solitaire_pages.KNOWN_WINS.line_from(solitaire.new_game(DEAL))
+    assert line is not None
+
+    def no_time_left(state, budget=2.0, **kw):
+        return solitaire_solver.Solution("unknown", (), budget, 0)
+
+    monkeypatch.setattr(solitaire_pages.solitaire_solver, "solve", no_time_left)
+    play(store, game, [actions.to_dict(m) for m in line[:3]])
+    html = phone.get(f"/t/{game.token}/solitaire/hint", htmx=True).get_data(as_text=True)
+    assert f"a winning line of {len(line) - 3} moves starts with it" in html
+    move = line[3]
+    if isinstance(move, solitaire.Move):
+        picked = f'name="pick" value="{move.source}:{move.count}" class="visually-hidden" checked'
+        assert picked in html
+    html = phone.get(f"/t/{game.token}/solitaire/check", htmx=True).get_data(as_text=True)
+    assert f"it can be won from here, in {len(line) - 3} moves" in html
+
+
+def test_a_hint_without_a_win_says_it_is_a_guess_knowing_every_card(phone, game, monkeypatch):
+    from companion.rules import solitaire_solver
+    from companion.web import solitaire_pages
+
+    def no_time_left(state, budget=2.0, **kw):
+        return solitaire_solver.Solution("unknown", (), 1.5, 0)
+
+    monkeypatch.setattr(solitaire_pages.solitaire_solver, "solve", no_time_left)
+    monkeypatch.setattr(solitaire_pages, "KNOWN_WINS", solitaire_solver.KnownWins())
+    html = phone.get(f"/t/{game.token}/solitaire/hint", htmx=True).get_data(as_text=True)
+    assert "Hint: " in html
+    assert "the solver, even with every card known (the face-down ones and the order of" in html
+    assert "found no win within 1.5 s, so this is its best guess" in html
 
 
 def test_hint_and_check_are_only_for_solitaire_tables(phone, make_table):
@@ -222,7 +270,10 @@ def test_replay_button_starts_the_same_deal_again(phone, game, store):
 
 
 def test_summary_line_in_the_table_list(phone, game):
-    assert f"Deal #{DEAL}: 5 deals left, 16 face down" in phone.get("/").get_data(as_text=True)
+    # The start page lists only this browser's tables (issue 10); the solitaire
+    # page lists the server's recent deals with the same line.
+    html = phone.get("/solitaire").get_data(as_text=True)
+    assert f"Deal #{DEAL}: 5 deals left, 16 face down" in html
 
 
 def test_history_says_each_move_in_words(phone, game, store, winning_line):

@@ -32,11 +32,13 @@ the answer "unknown": never "lost".
 from __future__ import annotations
 
 import heapq
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .solitaire import Deal, Move, State, is_won
+from .solitaire import Deal, Move, State, apply, is_won
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -375,7 +377,12 @@ def hint(state: State, budget: float = 1.0, *, max_nodes: int | None = None) -> 
     finds one within ``budget`` seconds, otherwise the first move towards the
     most promising position it saw (or, with nothing better, the first legal
     move it would try). ``move`` is None only when no move is possible."""
-    found = solve(state, budget, max_nodes=max_nodes)
+    return hint_from(state, solve(state, budget, max_nodes=max_nodes))
+
+
+def hint_from(state: State, found: Solution) -> Hint:
+    """The hint a :class:`Solution` for ``state`` gives (see :func:`hint`):
+    so a hint and a verdict from the same search always agree."""
     line = found.moves if found.result == WON else found.best_line
     move: Move | Deal | None = line[0] if line else None
     if move is None and not is_won(state):
@@ -385,3 +392,52 @@ def hint(state: State, budget: float = 1.0, *, max_nodes: int | None = None) -> 
         if children:
             move = _action(min(children, key=lambda child: child[0])[1])
     return Hint(move, found.result, len(line), found.seconds)
+
+
+class KnownWins:
+    """Winning lines found before, kept by position, so that asking twice
+    gives the same answer. A line found from one position wins from every
+    position along it too, so each of those is remembered with the rest of
+    the line. Holds at most ``size`` positions, dropping the least recently
+    used; safe to share between threads.
+    """
+
+    def __init__(self, size: int = 5000) -> None:
+        self.size = size
+        self._lines: OrderedDict[tuple[object, ...], tuple[Move | Deal, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(state: State) -> tuple[object, ...]:
+        return (state.layout, state.piles, state.hidden, state.hand)
+
+    def line_from(self, state: State) -> tuple[Move | Deal, ...] | None:
+        """A known winning line from ``state``, or None."""
+        with self._lock:
+            line = self._lines.get(self._key(state))
+            if line is not None:
+                self._lines.move_to_end(self._key(state))
+            return line
+
+    def remember(self, state: State, line: tuple[Move | Deal, ...]) -> None:
+        """Remember ``line`` (which wins from ``state``) for every position on it."""
+        on_the_way = []
+        for i, move in enumerate(line):
+            on_the_way.append((self._key(state), line[i:]))
+            state = apply(state, move)
+        with self._lock:
+            for key, rest in on_the_way:
+                self._lines[key] = rest
+                self._lines.move_to_end(key)
+            while len(self._lines) > self.size:
+                self._lines.popitem(last=False)
+
+    def solve(self, state: State, budget: float, *, max_nodes: int | None = None) -> Solution:
+        """:func:`solve`, answered at once when a winning line is known."""
+        known = self.line_from(state)
+        if known is not None:
+            return Solution(WON, known, 0.0, 0, known)
+        found = solve(state, budget, max_nodes=max_nodes)
+        if found.result == WON:
+            self.remember(state, found.moves)
+        return found

@@ -33,8 +33,14 @@
     var source = pick.split(":")[0];
     if (pile.getAttribute("data-pile") === source) {
       if (card && card.getAttribute("data-pick") === pick) {
-        // Tapping the picked card again puts it down.
         event.preventDefault();
+        if (card.classList.contains("sol-hinted")) {
+          // The hint picked this card already: a tap on it says "yes, this
+          // one" and keeps it picked. It is an ordinary pick from now on.
+          card.classList.remove("sol-hinted");
+          return;
+        }
+        // Tapping the picked card again puts it down.
         card.querySelector("input").checked = false;
       }
       return; // another card of the same pile: the label picks it instead

@@ -2,7 +2,12 @@
 this server's statistics, and the hint and "is this deal winnable?" answers.
 
 Hints and verdicts run the solver inside the request with a small budget;
-they are answers, not moves, so nothing is written to the table's log.
+they are answers, not moves, so nothing is written to the table's log. Both
+ask the same search with the same budget for the position on the table, and
+both go through one memory of winning lines found before, so they agree: a
+deal "Winnable?" has answered yes for gets a hint from that very line. The
+solver reads the face-down cards and the order of the hand, so every answer
+says "with every card known": a player sees less.
 """
 
 from __future__ import annotations
@@ -27,8 +32,13 @@ from .ratelimit import new_table_limit, solver_limit
 bp = Blueprint("solitaire", __name__)
 
 GAME = "solitaire"
-HINT_BUDGET = 1.5  # seconds of solver time a hint may take in the request
-CHECK_BUDGET = 2.0
+# Seconds of solver time in the request. A hint and the check of the position
+# on the table get the same time (so they agree); the check of the deal from
+# its start, only asked when that is not a yes, gets the rest of 2 s.
+HERE_BUDGET = 1.5
+START_BUDGET = 0.5
+KNOWN_WINS = solitaire_solver.KnownWins()
+KNOWING = "with every card known (the face-down ones and the order of the hand)"
 STATISTICS_TABLES = 500  # the most recent solitaire tables the statistics look at
 
 
@@ -84,11 +94,17 @@ def _hint_answer(state: solitaire.State, tip: solitaire_solver.Hint) -> Answer:
         say = f"Move the {words}"
         pick, target = f"{tip.move.source}:{tip.move.count}", tip.move.target
     if tip.result == solitaire_solver.WON:
-        why = f"a winning line of {tip.line_length} moves starts with it."
+        why = f"{KNOWING}, a winning line of {tip.line_length} moves starts with it."
     elif tip.result == solitaire_solver.LOST:
-        why = "but no line wins from here any more (the solver searched them all)."
+        why = (
+            "but even with every card known no line wins from here any more "
+            "(the solver searched every position)."
+        )
     else:
-        why = "the solver ran out of time before finding a win, so this is its best guess."
+        why = (
+            f"the solver, even {KNOWING}, found no win within {tip.seconds:.1f} s, "
+            "so this is its best guess."
+        )
     return Answer(f"Hint: {say}; {why}", pick, target)
 
 
@@ -100,8 +116,8 @@ def hint(token: str) -> Any:
     state: solitaire.State = snap.state
     if state.won:
         return _board(snap, Answer("This deal is won: nothing left to do."))
-    tip = solitaire_solver.hint(state, budget=HINT_BUDGET)
-    return _board(snap, _hint_answer(state, tip))
+    found = KNOWN_WINS.solve(state, HERE_BUDGET)
+    return _board(snap, _hint_answer(state, solitaire_solver.hint_from(state, found)))
 
 
 @bp.get("/t/<token>/solitaire/check")
@@ -112,23 +128,30 @@ def check(token: str) -> Any:
     state: solitaire.State = snap.state
     if state.won:
         return _board(snap, Answer("This deal is won."))
-    budget = CHECK_BUDGET * 0.6 if snap.actions else CHECK_BUDGET
-    here = solitaire_solver.solve(state, budget=budget)
+    here = KNOWN_WINS.solve(state, HERE_BUDGET)
     text = _verdict(here, "from here" if snap.actions else "")
     if snap.actions and here.result != solitaire_solver.WON and state.seed is not None:
-        start = solitaire_solver.solve(solitaire.new_game(state.seed), budget=CHECK_BUDGET * 0.4)
+        start = KNOWN_WINS.solve(solitaire.new_game(state.seed), START_BUDGET)
         text += " From the start of the deal: " + _verdict(start, "")
     return _board(snap, Answer(text))
 
 
 def _verdict(found: solitaire_solver.Solution, where: str) -> str:
-    seconds = f"{found.seconds:.1f} s"
     place = f" {where}" if where else ""
     if found.result == solitaire_solver.WON:
-        return f"Yes: it can be won{place} ({len(found.moves)} moves; found in {seconds})."
+        return (
+            f"Yes: {KNOWING}, it can be won{place}, in {len(found.moves)} moves. "
+            "You see less than the solver, so finding the line is up to you."
+        )
     if found.result == solitaire_solver.LOST:
-        return f"No: no line wins{place} (every position was searched in {seconds})."
-    return f"Not sure: the solver found no win{place} in {seconds}, but did not search everything."
+        return (
+            f"No: even with every card known, no line wins{place} "
+            f"(every position was searched, in {found.seconds:.1f} s)."
+        )
+    return (
+        f"Not sure: {KNOWING}, the solver found no win{place} in {found.seconds:.1f} s, "
+        "but it did not search everything. Most deals can be won."
+    )
 
 
 def statistics(tables: list[Any] | None = None) -> Statistics:
