@@ -192,3 +192,26 @@ def test_a_move_made_on_an_older_board_is_a_conflict_and_not_entered(phone, stor
     assert response.status_code == 409
     assert "not entered" in html(response)
     assert store.version(seeded.token) == version + 1
+
+
+def test_when_only_an_entry_gives_a_move_the_phone_says_so_x6(phone, store, make_table):
+    # Rainbow's only piece on the board is burnt ash; its green trio is in the stash.
+    position = ".,.,.,.,./.,.,white1,.,./.,.,.,.,./.,.,black1,.,./.,.,.,.,./.,.,.,.,. rainbow"
+    options = {"rainbow": "Ana", "mode": "board", "position": position}
+    table = make_table("autumn_ash", ["Ana", "Ben"], options)
+    page = html(phone.get(f"/t/{table.token}"))
+    assert "none of your pieces on the board can move. Enter a new piece" in page
+    assert '<details class="panel ash-entry" id="ash-entry" open>' in page
+    assert lit(phone.get(f"/t/{table.token}/board?enter=A1-3&sel=A1", htmx=True)) == {
+        "A2",
+        "A3",
+        "B1",
+        "B2",
+        "C1",
+    }
+    response = phone.act(table, "move", enter="A1-3", **{"from": "A1", "to": "B2", "size": "2"})
+    assert response.status_code == 200
+    assert "Ana: entered a new queen at A1; green queen A1→A2→B2, now a yellow drone" in html(
+        response
+    )  # the path the referee found first, in the log's words
+    assert store.snapshot(table.token).state.position.top("B2") == autumn_ash.Piece("yellow", 2)

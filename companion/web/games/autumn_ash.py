@@ -154,6 +154,7 @@ class Mirror:
     show_why: bool
     must_pass: bool
     refusal: str | None  # why the tapped dark square is closed
+    needs_entry: bool  # only turns with an entry are legal (XA2)
     params: Mapping[str, str] = field(default_factory=dict)
 
     def link(self, **changes: str | None) -> dict[str, str]:
@@ -264,6 +265,7 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
         reasons=reasons,
         show_why=show_why,
         refusal=refusal,
+        needs_entry=entry is None and not legal and to_move is not None and can_act,
         must_pass=to_move is not None and not autumn_ash.legal_moves(position),
         params=params,
     )
@@ -349,6 +351,9 @@ def _parse_board(form: Mapping[str, str], state: BoardGame, me: str | None) -> d
     if origin is None or target is None or size is None:
         raise FormError("Tap a piece, then a lit square, then the new size.")
     move = Move(origin, target, size, entry)
+    # The listed move carries its path, so the log reads "A1→B1→B2"; a move
+    # that is not listed goes to the referee as it is, to be refused with its reason.
+    move = next((m for m in autumn_ash.legal_moves(position) if m == move), move)
     board = autumn_ash.after_entry(position, entry)
     mover = board.top(origin)
     colour = autumn_ash.next_colour(mover.colour) if mover else None
