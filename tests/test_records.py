@@ -27,9 +27,10 @@ def records_table(body: str) -> dict[str, tuple[int, int, int]]:
     """The "All players" table: name -> (games, won, lost)."""
     section = body.split('id="all-h"', 1)[1]
     found = re.findall(
-        r'<th scope="row"><a href="[^"]+">([^<]+)</a></th>\s*'
+        r'<th scope="row"><a href="[^"]+">([^<]+)</a>.*?</th>\s*'
         r'<td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>',
         section,
+        re.S,
     )
     return {name: (int(g), int(w), int(lost)) for name, g, w, lost in found}
 
