@@ -666,3 +666,46 @@ def test_every_listed_move_is_accepted_and_every_other_is_refused(data):
                 else:
                     with pytest.raises(IllegalMove):
                         play(position, move)
+
+
+def _independent_step_ok(position: Position, mover: Piece, start: Square, end: Square) -> bool:
+    """X7/X9 for one step, written out again from the rulings (standard rules)."""
+    (sc, sr), (ec, er) = divmod(start.index, 5)[::-1], divmod(end.index, 5)[::-1]
+    if abs(sc - ec) + abs(sr - er) != 1:
+        return False
+    for near in autumn_ash.SQUARES:
+        (nc, nr) = divmod(near.index, 5)[::-1]
+        top = position.top(near)
+        if top is None or top.side == mover.side or abs(nc - ec) + abs(nr - er) != 1:
+            continue
+        if mover.size == 3 and top.size == 1:
+            return False  # X9: a pawn keeps queens off its neighbours
+        if mover.size >= 2 and top.size == 2 and (nc - ec, nr - er) == (ec - sc, er - sr):
+            return False  # X9: a drone stops drones and queens head on
+    return True
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_listed_path_is_legal_step_by_step_and_x13_is_all_or_nothing(data):
+    position = start_position(OUR_LAYOUT, data.draw(st.sampled_from(["rainbow", "xeno"])))
+    for _ in range(data.draw(st.integers(0, 12))):
+        moves = legal_moves(position)
+        for move in moves:
+            board = autumn_ash.after_entry(position, move.entry)
+            mover = board.top(move.origin)
+            assert mover is not None and mover.side == position.turn and not mover.is_burnt
+            squares = [move.origin, *move.path]
+            assert squares[-1] == move.destination != move.origin
+            for start, end in zip(squares, squares[1:], strict=False):
+                assert _independent_step_ok(board, mover, start, end), move.text()
+            for middle in move.path[:-1]:
+                assert not board.stack(middle), move.text()  # X7: never through a piece
+        # X13: either no listed move leaves the opponent stuck, or all of them do
+        # (a winning move is exempt: XA4).
+        afters = [play(position, m).position for m in moves]
+        stuck = {not autumn_ash._can_move(after) for after in afters if after.winner is None}
+        assert len(stuck) <= 1
+        if not moves:
+            break
+        position = play(position, data.draw(st.sampled_from(moves))).position
