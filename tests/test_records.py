@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from end_games import finish_autumn_ash, finish_north_wind, finish_pairs, finish_scorepad
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
+from test_end_screens import host_table
 
 from companion.tables.results import BackfillRow, ResultLine, ResultRow, name_key
 from companion.web.records import tally, tonight
@@ -134,14 +135,25 @@ def test_csv_export_has_one_line_per_player_per_finished_table(phone, store, mak
     ]
 
 
-def test_the_host_merges_two_spellings_into_one_player(phone, store, make_table, error_message):
-    finish_scorepad(store, make_table("scorepad", ["Annie", "Ben"]), [[5, 1]])
-    finish_scorepad(store, make_table("scorepad", ["Anna", "Ben"]), [[5, 1]])
+def test_the_host_merges_two_spellings_into_one_player(
+    phone, store, new_client_phone, error_message
+):
+    finish_scorepad(store, host_table(phone, store, "scorepad", ["Annie", "Ben"]), [[5, 1]])
+    finish_scorepad(store, host_table(phone, store, "scorepad", ["Anna", "Ben"]), [[5, 1]])
     assert {r.key for r in tally(line_list(store))} == {"annie", "anna", "ben"}
+    # Only a phone that started one of the player's tables may merge or rename them.
+    guest = new_client_phone()
+    refused = guest.post("/records/names", {"old": "Annie", "new": "Anna"}, htmx=False)
+    assert refused.status_code == 422 and "ask the host" in error_message(refused)
     response = phone.post("/records/names", {"old": " annie ", "new": "Anna"}, htmx=False)
     assert response.status_code == 303
     merged = {r.key: (r.name, r.played, r.won) for r in tally(line_list(store))}
     assert merged == {"anna": ("Anna", 2, 2), "ben": ("Ben", 2, 0)}
+    page = phone.get("/records").get_data(as_text=True)
+    assert {name_key(n): v for n, v in records_table(page).items()} == {
+        "anna": (2, 2, 0),
+        "ben": (2, 0, 2),
+    }
     # A rename: Ben shows as Benjamin; the tables keep what was typed.
     phone.post("/records/names", {"old": "Ben", "new": "Benjamin"}, htmx=False)
     assert {r.name for r in tally(line_list(store))} == {"Anna", "Benjamin"}

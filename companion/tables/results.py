@@ -379,3 +379,15 @@ def keys_for(session: Session, key: str) -> list[str]:
     names = aliases(session)
     stored = session.scalars(select(ResultRow.player_key).distinct())
     return [k for k in stored if resolve_key(k, names)[0] == key]
+
+
+def hosted_keys(session: Session, device: str) -> set[str]:
+    """The stored name keys of players at tables this browser hosts (created or imported)."""
+    from .store import MemberRow  # the live table's members (issue 10)
+
+    hosted = select(MemberRow.table_id).where(MemberRow.device == device, MemberRow.role == "host")
+    return set(
+        session.scalars(
+            select(ResultRow.player_key).where(ResultRow.table_id.in_(hosted)).distinct()
+        )
+    )

@@ -25,6 +25,7 @@ from companion.tables.results import (
     aliases,
     ensure_backfilled,
     group_totals,
+    hosted_keys,
     keys_for,
     name_key,
     rename,
@@ -35,6 +36,7 @@ from companion.tables.store import MAX_NAME_LENGTH, plain_text
 
 from . import store
 from .charts import line_chart
+from .viewer import known_device
 
 bp = Blueprint("records", __name__)
 
@@ -232,6 +234,16 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+def may_rename(key: str) -> bool:
+    """The host may merge or rename a player: this browser started (or imported) a
+    table where someone now shown under ``key`` played."""
+    device = known_device()
+    if device is None:
+        return False
+    with Session(store().engine) as session:
+        return bool(set(keys_for(session, key)) & hosted_keys(session, device))
+
+
 @bp.post("/records/names")
 def names() -> Any:
     """Merge or rename: everyone recorded as ``old`` shows as ``new`` from now on."""
@@ -246,6 +258,11 @@ def names() -> Any:
         known = {r.key for r in _index_context()["players"]}
         if name_key(old) not in known:
             error = f"Nobody called {old!r} has a finished game here."
+        elif not may_rename(name_key(old)):
+            error = (
+                f"Only a phone that started one of {old}'s tables can merge or rename {old}: "
+                "ask the host."
+            )
     if error:
         return render_template(
             "records/index.html",
