@@ -187,9 +187,15 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
         return None
     to_move = state.to_move
     can_act = to_move is not None and (me is None or me == to_move)
+    every = autumn_ash.legal_moves(position)
+    # Offer only the entries some legal move can follow.
+    useful = {m.entry for m in every if m.entry}
+    open_entries = tuple(e for e in autumn_ash.entries(position) if e in useful)
     entry = _entry(args.get("enter"), position) if can_act else None
+    if entry not in open_entries:
+        entry = None
     board = autumn_ash.after_entry(position, entry)
-    legal = [m for m in autumn_ash.legal_moves(position) if m.entry == entry]
+    legal = [m for m in every if m.entry == entry]
     movable = {m.origin for m in legal}
     selected = _square(args.get("sel")) if can_act else None
     if selected not in movable:
@@ -257,7 +263,7 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
         to_move=to_move,
         can_act=can_act,
         entry=entry,
-        entries=tuple(autumn_ash.entries(position)) if can_act else (),
+        entries=open_entries if can_act else (),
         selected=selected,
         chosen=chosen,
         rows=rows,
@@ -266,7 +272,7 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
         show_why=show_why,
         refusal=refusal,
         needs_entry=entry is None and not legal and to_move is not None and can_act,
-        must_pass=to_move is not None and not autumn_ash.legal_moves(position),
+        must_pass=to_move is not None and not every,
         params=params,
     )
 
