@@ -53,13 +53,13 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     shared, ben = new_phone(), new_phone(color_scheme="dark")
     shared.goto(url)
     ben.goto(url)
-    ben.get_by_role("button", name="Ben", exact=True).click()
-    expect(ben.get_by_role("button", name="Your card, Ben: 7", exact=True)).to_be_visible()
-
     # Round 1 from the shared phone: every card starts its owner's pile.
     reveal_on_shared(shared, {"Ana": 10, "Ben": 7, "Cy": 4})
     expect(board(shared)).to_contain_text("Round 2: reveal")
     expect(board(ben)).to_contain_text("Round 2: reveal", timeout=LIVE)
+    # Then Ben's phone takes his seat: from now on only it enters Ben's card.
+    ben.get_by_role("button", name="Ben", exact=True).click()
+    expect(ben.get_by_role("button", name="Your card, Ben: 7", exact=True)).to_be_visible()
     expect(ben.locator(".al-pile").nth(2)).to_contain_text("Cy")
     expect(ben.locator(".al-pile").nth(2).locator(".card").first).to_have_text("4")
 
@@ -73,8 +73,11 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     expect(board(ben)).to_contain_text("Cold Snap!", timeout=LIVE)
     expect(board(ben)).to_contain_text("Round 3: reveal")
 
-    # Round 3: the shared phone again, everyone at once; another Cold Snap.
-    reveal_on_shared(shared, {"Ana": 10, "Ben": 7, "Cy": 4})
+    # Round 3: another Cold Snap. Ben's seat is on his phone, so the shared
+    # phone no longer offers his card.
+    ben_reveals(ben, 7)
+    expect(shared.locator(".al-who")).to_contain_text("has revealed", timeout=LIVE)
+    reveal_on_shared(shared, {"Ana": 10, "Cy": 4})
     expect(board(shared)).to_contain_text("Round 4: reveal")
     expect(board(ben)).to_contain_text("Round 4: reveal", timeout=LIVE)
 
@@ -112,13 +115,17 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     expect(board(ben)).to_contain_text("Ben: 9 onto Ana's pile")
 
     # Rounds 5-7: Cold Snaps; in the last one Ben plays his last card.
-    reveal_on_shared(shared, {"Ana": 10, "Ben": 7, "Cy": 4})
+    ben_reveals(ben, 7)
+    expect(shared.locator(".al-who")).to_contain_text("has revealed", timeout=LIVE)
+    reveal_on_shared(shared, {"Ana": 10, "Cy": 4})
     expect(board(ben)).to_contain_text("Round 6: reveal", timeout=LIVE)
     ben_reveals(ben, 7)
     expect(shared.locator(".al-who")).to_contain_text("has revealed", timeout=LIVE)
     reveal_on_shared(shared, {"Ana": 10, "Cy": 1})
     expect(board(ben)).to_contain_text("Round 7: reveal", timeout=LIVE)
-    reveal_on_shared(shared, {"Ana": 10, "Ben": 7, "Cy": 10})
+    ben_reveals(ben, 7)
+    expect(shared.locator(".al-who")).to_contain_text("has revealed", timeout=LIVE)
+    reveal_on_shared(shared, {"Ana": 10, "Cy": 10})
     expect(board(shared)).to_contain_text("Ben played their last card and wins the hand.")
     expect(board(ben)).to_contain_text(
         "Ben played their last card and wins the hand.", timeout=LIVE

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import OrderedDict
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -191,6 +192,13 @@ _POLLED: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _POLLED_LOCK = Lock()
 _POLLED_SIZE = 256
 _CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
+# Every CSRF token a board carries (form fields, htmx headers): the cached copy
+# keeps none of them, whichever token the rendering request happened to sign.
+_CSRF_VALUES = re.compile(r'(name="csrf_token" value=")[^"]*(")|(CSRF-Token": ")[^"]*(")')
+
+
+def _without_tokens(html: str) -> str:
+    return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{_CSRF_SLOT}{m[2] or m[4]}", html)
 
 
 def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
@@ -211,7 +219,7 @@ def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     html = render_template(template, **context)
     with _POLLED_LOCK:
-        _POLLED[key] = html.replace(token, _CSRF_SLOT)
+        _POLLED[key] = _without_tokens(html)
         while len(_POLLED) > _POLLED_SIZE:
             _POLLED.popitem(last=False)
     return html, 200
