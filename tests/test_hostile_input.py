@@ -529,7 +529,7 @@ def test_names_and_titles_with_html_are_shown_as_text_everywhere(app, store, pho
                 for row in rows[1:]:
                     for cell in row:
                         assert cell[:1] not in ("=", "+", "-", "@"), (url, cell)
-                if game == "scorepad":
+                if game == "scorepad" and url.startswith("/t/"):  # the table's own export
                     assert any(names[0] in cell for row in rows for cell in row)
             elif response.mimetype == "application/pdf":
                 text = pdf_text(body)
