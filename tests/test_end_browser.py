@@ -75,9 +75,6 @@ def test_play_again_moves_four_phones_and_a_spectator_to_the_new_table(live_serv
     finish_scorepad(live_server.store, table)
     for phone in (host, *guests, spectator):
         expect(phone.locator(".end-headline")).to_be_visible(timeout=FOLLOW_SECONDS * 1000)
-    # Reloaded: a board delivered by a poll may carry another phone's CSRF token (a
-    # poll-cache bug reported to the lead), and this test is about following the rematch.
-    host.reload()
     host.get_by_role("button", name="Play again with the same players").click()
     host.wait_for_url(lambda url: token not in url)
     new = live_server.store.table(host.url.rsplit("/", 1)[-1])

@@ -239,3 +239,20 @@ def test_play_again_is_refused_before_the_end_and_for_guests(
 
 def test_play_again_on_a_missing_table_is_a_404(phone):
     assert phone.post("/t/nosuchtable123/rematch", htmx=True).status_code == 404
+
+
+def test_templates_get_the_sessions_own_csrf_token(app):
+    """A board rendered once and shared through the poll cache swaps each phone's token
+    in; that needs templates to print exactly the session's token. (Flask-WTF's own
+    context function printed a freshly timestamped one, so a guest's polled board
+    carried the host's token and the guest's taps were refused. Found through the
+    Play again button.)"""
+    from flask import render_template_string, session
+
+    from companion.web import csrf_token
+
+    with app.test_request_context("/"):
+        session["csrf_token"] = "raw-token-of-this-session"
+        session["csrf_signed"] = "signed.long.ago"
+        assert csrf_token() == "signed.long.ago"
+        assert render_template_string("{{ csrf_token() }}") == "signed.long.ago"

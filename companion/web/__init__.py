@@ -232,6 +232,10 @@ def init_web(app: Flask) -> None:
     compress.init_app(app)
     limiter.init_app(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    # Flask-WTF also puts its own csrf_token (freshly timestamped) in every
+    # template's context, which beats the global: a polled board then carried
+    # a token the poll cache did not recognise, and other phones got it.
+    app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
     app.view_functions["static"] = _static_file
     app.url_defaults(_hashed_static_urls)
