@@ -9,11 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.rules import actions, pairs, solitaire, venture
+from companion.rules import actions, pairs, venture
 from companion.rules.cards import PAIRS_DECK
-from companion.rules.solitaire_solver import solve
 
-SOLITAIRE_DEAL = 20  # a deal the solver wins quickly (see test_solitaire_web)
+SOLITAIRE_DEAL = 20  # the deal SOLITAIRE_WIN wins
 
 
 def act(store: Any, table: Any, action: dict[str, Any]) -> Any:
@@ -117,11 +116,23 @@ def finish_scorepad(store: Any, table: Any, rows: list[list[int]] | None = None)
     return state_of(store, table)
 
 
+SOLITAIRE_WIN = (  # deal 20 won: "D" deals, "STC" moves C cards from pile S to pile T
+    "421 021 411 511 341 351 231 202 D 351 131 421 041 201 024 021 051 302 321 D 021 513 154 "
+    "141 412 153 518 139 252 022 402 141 042 202 121 022 D 311 531 451 412 143 414 521 D 412 "
+    "401 341 3210 2311 251 012 504 251 054 D 301 501 544 455 507 058 509 511 251 212 124 247 "
+    "428 2413 3211 2312 029 2010 122 152 252 121 512 156 518 521 129 2111 1512"
+)
+
+
 def finish_solitaire(store: Any, table: Any) -> Any:
-    found = solve(solitaire.new_game(SOLITAIRE_DEAL), budget=10, max_nodes=20_000)
-    assert found.result == "won"
-    for move in found.moves:
-        act(store, table, actions.to_dict(move))
+    """A winning line found once by the solver and kept here, so these tests do not
+    depend on the solver's search."""
+    for step in SOLITAIRE_WIN.split():
+        if step == "D":
+            act(store, table, {"type": "Deal"})
+        else:
+            move = {"source": int(step[0]), "target": int(step[1]), "count": int(step[2:])}
+            act(store, table, {"type": "Move", **move})
     return state_of(store, table)
 
 
