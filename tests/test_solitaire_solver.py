@@ -73,6 +73,27 @@ def test_solver_agrees_with_an_exhaustive_search_on_small_decks(layout, seeds, s
     assert WON in verdicts and LOST in verdicts  # both kinds of deal were compared
 
 
+NO_DEALS = Layout(ranks=4, suits=2, pile_sizes=(3, 3, 2), deals=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 1000), max_size=10))
+def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk):
+    """Also from positions part way in, and from positions with the hand
+    already empty (where the solver compares piles as a set)."""
+    layout = NO_DEALS if seed % 2 else TWO_DEALS
+    game = new_game(seed=seed, layout=layout)
+    for pick in walk:
+        legal = solitaire.legal_moves(game)
+        if not legal:
+            break
+        game = solitaire.apply(game, legal[pick % len(legal)])
+    found = solve(game, budget=60, max_nodes=1_000_000)
+    assert found.result == (WON if exhaustive_win(game) else LOST)
+    if found.result == WON:
+        assert solitaire.replay(game, found.moves).won
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**31))
 def test_every_line_the_solver_returns_replays_to_a_win(seed):

@@ -31,12 +31,13 @@ the answer "unknown": never "lost".
 
 from __future__ import annotations
 
+import gc
 import heapq
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .solitaire import Deal, Move, State, apply, is_won
 
@@ -46,6 +47,11 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 # on a quiet machine and rarely more than 2 ms on a very busy one, so the
 # budget is overrun by a few milliseconds at most (it runs inside a web request).
 _CHECK_EVERY = 8
+# Freeing a search's memory (a few small objects per position) happens inside
+# the budget too, and takes a few percent of the time spent building it: so
+# the search itself stops at 97 % of the budget, less 10 ms for the answer.
+_SEARCH_SHARE = 0.97
+_MARGIN = 0.01
 _TURN = 32  # expansions one search makes before the other takes its turn
 
 # The clock the budget is measured on; tests replace it with a fake one.
@@ -123,18 +129,30 @@ class Hint:
 # counts, and how many cards of the hand have been dealt.
 _Piles = tuple[bytes, ...]
 _Hidden = tuple[int, ...]
-_Step = tuple[int, int, int]  # (source, target, count); (-1, -1, 0) is a deal
-_DEAL: _Step = (-1, -1, 0)
+_Step = tuple[int, int, int]  # (source, target, count); (255, 255, 0) is a deal
+_DEAL: _Step = (255, 255, 0)
 
 
 def _key(piles: _Piles, hidden: _Hidden, dealt: int, hand_len: int) -> bytes:
     """The identity of a position (see the module text for the one merge).
 
-    Cards are below 64, so a 255 byte cannot be a card and separates the piles.
+    Cards are below 64, so a 255 byte cannot be a card and separates the
+    piles; a key with no deals left starts with 254.
     """
     if dealt == hand_len:  # no deals left: the piles are interchangeable
-        return b"\xff".join(sorted([bytes((h,)) + p for p, h in zip(piles, hidden, strict=True)]))
+        chunks = sorted([bytes((h,)) + p for p, h in zip(piles, hidden, strict=True)])
+        return b"\xfe" + b"\xff".join(chunks)
+    return _layout_bytes(piles, hidden, dealt)
+
+
+def _layout_bytes(piles: _Piles, hidden: _Hidden, dealt: int) -> bytes:
+    """The position in pile order: what a key is while deals are left."""
     return bytes((dealt, *hidden)) + b"\xff".join(piles)
+
+
+def _unpack(packed: bytes, width: int) -> tuple[_Piles, _Hidden, int]:
+    """The piles, face-down counts and cards dealt of :func:`_layout_bytes`."""
+    return tuple(packed[1 + width :].split(b"\xff")), tuple(packed[1 : 1 + width]), packed[0]
 
 
 def _won(piles: _Piles, suits: int, ranks: int) -> bool:
@@ -152,7 +170,7 @@ def _won(piles: _Piles, suits: int, ranks: int) -> bool:
 
 
 def _action(step: _Step) -> Move | Deal:
-    return Deal() if step[0] < 0 else Move(*step)
+    return Deal() if step == _DEAL else Move(*step)
 
 
 class _Scores:
@@ -257,19 +275,24 @@ class _Search:
         layout = state.layout
         self.scores = _Scores(weights, layout.ranks)
         self.greed = weights.greed
-        self.suits, self.ranks = layout.suits, layout.ranks
+        self.suits, self.ranks, self.width = layout.suits, layout.ranks, layout.piles
         self.hand = bytes(state.hand)
         piles: _Piles = tuple(bytes(p) for p in state.piles)
         score = self.scores.of(piles, state.hidden, len(self.hand))
         root = _key(piles, state.hidden, 0, len(self.hand))
-        # Every position ever queued, with the position and step it came from:
-        # the "seen" table that makes the search exhaustive and the way back.
-        self.parent: dict[bytes, tuple[bytes, _Step] | None] = {root: None}
-        self.queue: list[tuple[float, float, int, bytes, _Piles, _Hidden, int, int]] = [
-            (self.greed * score, score, 0, root, piles, state.hidden, 0, 0)
-        ]
+        # Every position ever queued, by key, with the step that led to it and
+        # the key it came from (empty for the start): the "seen" table that
+        # makes the search exhaustive, and the way back. Bytes only, so the
+        # garbage collector need not look into it.
+        self.parent: dict[bytes, bytes] = {root: b""}
+        # The queue keeps only keys (a few small objects per position instead
+        # of a dozen: a search builds, and frees, its memory faster). A key
+        # with no deals left has its piles sorted; here is their real order,
+        # the one the steps of the line number the piles by.
+        self.in_order: dict[bytes, bytes] = {root: _layout_bytes(piles, state.hidden, 0)}
+        # Open positions: (greed x score + moves made, score, tie, key).
+        self.queue: list[tuple[float, float, int, bytes]] = [(self.greed * score, score, 0, root)]
         self.best_score, self.best_key = score, root
-        self.best_position: tuple[_Piles, _Hidden, int] = (piles, state.hidden, 0)
         self.queued = 0
         self.won_key: bytes | None = None
 
@@ -279,44 +302,39 @@ class _Search:
 
     def expand(self) -> None:
         """Expand the most promising open position; sets ``won_key`` on a win."""
-        _, score, _, key, piles, hidden, dealt, depth = heapq.heappop(self.queue)
+        priority, score, _, key = heapq.heappop(self.queue)
         hand, hand_len, parent = self.hand, len(self.hand), self.parent
+        greed = self.greed
+        depth = round(priority - greed * score) + 1  # moves made, once this one is
+        piles, hidden, dealt = self.position(key)
         for change, step, c_piles, c_hidden, c_dealt in _children(
             piles, hidden, dealt, hand, self.scores
         ):
             c_key = _key(c_piles, c_hidden, c_dealt, hand_len)
             if c_key in parent:
                 continue
-            parent[c_key] = (key, step)
+            parent[c_key] = bytes(step) + key
+            if c_dealt == hand_len:
+                self.in_order[c_key] = _layout_bytes(c_piles, c_hidden, c_dealt)
             if c_dealt == hand_len and _won(c_piles, self.suits, self.ranks):
                 self.won_key = c_key
                 return
             c_score = score + change
             if c_score < self.best_score:
                 self.best_score, self.best_key = c_score, c_key
-                self.best_position = (c_piles, c_hidden, c_dealt)
-            self.queued += 1
-            heapq.heappush(
-                self.queue,
-                (
-                    self.greed * c_score + depth + 1,
-                    c_score,
-                    -self.queued,  # ties: the newest first, so the search dives
-                    c_key,
-                    c_piles,
-                    c_hidden,
-                    c_dealt,
-                    depth + 1,
-                ),
-            )
+            self.queued -= 1  # ties: the newest first, so the search dives
+            heapq.heappush(self.queue, (greed * c_score + depth, c_score, self.queued, c_key))
+
+    def position(self, key: bytes) -> tuple[_Piles, _Hidden, int]:
+        """The piles (in their real order), face-down counts and cards dealt."""
+        return _unpack(self.in_order.get(key, key), self.width)
 
     def line_to(self, key: bytes) -> tuple[Move | Deal, ...]:
         steps: list[Move | Deal] = []
         link = self.parent[key]
-        while link is not None:
-            key, step = link
-            steps.append(_action(step))
-            link = self.parent[key]
+        while link:
+            steps.append(_action((link[0], link[1], link[2])))
+            link = self.parent[link[3:]]
         return tuple(reversed(steps))
 
 
@@ -334,13 +352,34 @@ def solve(
     Every returned winning line replays to a win through
     :func:`companion.rules.solitaire.apply`; "lost" only comes from an
     exhausted search (see the module text). The clock is read every few
-    positions, so the budget is kept to within a few milliseconds. Raises
-    nothing for a legal state.
+    positions and the search stops early enough to free its memory within
+    the budget too (it runs inside a web request). Raises nothing for a
+    legal state.
     """
     start = clock()
-    deadline = start + max(0.0, budget)
+    deadline = start + _SEARCH_SHARE * max(0.0, budget) - _MARGIN
     if is_won(state):
         return Solution(WON, (), clock() - start, 0)
+    # The searches build hundreds of thousands of small objects and no cycles:
+    # Python's cycle collector would only walk them all, now and then, for
+    # tens of milliseconds, and overrun the budget. It is off while we search.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        found = _search(state, searches, deadline, max_nodes)  # its memory is freed here
+    finally:
+        if collecting:
+            gc.enable()
+    return replace(found, seconds=clock() - start)
+
+
+def _search(
+    state: State,
+    searches: tuple[Weights, ...],
+    deadline: float,
+    max_nodes: int | None,
+) -> Solution:
+    """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
     runs = [_Search(weights, state) for weights in searches]
     nodes = 0
     while True:
@@ -348,13 +387,13 @@ def solve(
             for _ in range(_TURN):
                 if run.won_key is not None:
                     line = run.line_to(run.won_key)
-                    return Solution(WON, line, clock() - start, nodes, line)
+                    return Solution(WON, line, 0.0, nodes, line)
                 if run.exhausted:
-                    return Solution(LOST, (), clock() - start, nodes, _best_line(runs))
+                    return Solution(LOST, (), 0.0, nodes, _best_line(runs))
                 if (max_nodes is not None and nodes >= max_nodes) or (
                     nodes % _CHECK_EVERY == 0 and clock() >= deadline
                 ):
-                    return Solution(UNKNOWN, (), clock() - start, nodes, _best_line(runs))
+                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs))
                 run.expand()
                 nodes += 1
 
@@ -365,7 +404,7 @@ def _best_line(runs: list[_Search]) -> tuple[Move | Deal, ...]:
     yardstick = runs[0].scores
 
     def score(run: _Search) -> float:
-        piles, hidden, dealt = run.best_position
+        piles, hidden, dealt = run.position(run.best_key)
         return yardstick.of(piles, hidden, len(run.hand) - dealt)
 
     best = min(runs, key=score)
