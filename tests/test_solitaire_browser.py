@@ -87,6 +87,45 @@ def test_undo_and_hint_on_a_phone(live_server, new_phone):
     assert not state.won
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_after_a_hint_tapping_the_hinted_card_keeps_it_and_one_tap_on_the_pile_moves(
+    live_server, new_phone, scheme
+):
+    """The phone flow of issue 15: Hint picks the card; a thumb that taps the
+    card anyway (as people do) must not put it down again; one tap on the
+    marked pile then plays the move."""
+    table, _, total = prepare(live_server.store)
+    page = new_phone(scheme)
+    page.goto(f"{live_server.url}/t/{table.token}")
+    page.get_by_role("link", name="Hint").tap()
+    page.get_by_text("Hint: Move the").wait_for()
+    page.get_by_text("with every card known").first.wait_for()
+    pick = page.locator("input[name=pick]:checked").get_attribute("value")
+    target = page.locator(".sol-pile.sol-hint-target").get_attribute("data-pile")
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"solitaire-hint-{scheme}.png"), full_page=True)
+
+    card = page.locator(f'label.sol-card[data-pick="{pick}"]')
+    card.tap(position={"x": 20, "y": 12})
+    assert card.locator("input").is_checked()  # still picked, not put down
+    page.locator(f'.sol-pile[data-pile="{target}"] .sol-stack').tap(position={"x": 20, "y": 20})
+    wait_for_version(page, total - LAST_MOVES + 1)
+    source, count = (int(n) for n in pick.split(":"))
+    played = live_server.store.snapshot(table.token).actions[-1]
+    assert played == {"type": "Move", "source": source, "target": int(target), "count": count}
+
+
+def test_a_second_tap_on_a_card_picked_by_hand_still_puts_it_down(live_server, new_phone):
+    table, moves, _ = prepare(live_server.store)
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")
+    card = page.locator(f'label.sol-card[data-pick="{moves[0]["source"]}:{moves[0]["count"]}"]')
+    card.tap(position={"x": 20, "y": 12})
+    assert card.locator("input").is_checked()
+    card.tap(position={"x": 20, "y": 12})
+    assert not card.locator("input").is_checked()
+
+
 def test_cards_can_be_dragged_onto_a_pile_on_a_desktop(live_server, browser):
     table, moves, total = prepare(live_server.store)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
