@@ -69,11 +69,6 @@ class Summary:
     variant: str = ""  # "continuous" for Continuous Pairs, the difficulty for the North Wind
     achievements: tuple[str, ...] = field(default=())  # North Wind ticks (N14)
 
-    @property
-    def is_win(self) -> bool:
-        """A one-player table that ended in a win (solitaire, the North Wind)."""
-        return bool(self.winners)
-
 
 def summarise(
     game: str,

@@ -29,10 +29,6 @@ class EndScreen:
     chart: Chart
     headline_kind: str  # "win" only for a win; "loss" or "info" otherwise
 
-    @property
-    def solo(self) -> bool:
-        return self.summary.game in ("solitaire", "north_wind")
-
 
 _CACHE: OrderedDict[tuple[str, int], EndScreen | None] = OrderedDict()
 _CACHE_LOCK = Lock()
