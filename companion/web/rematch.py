@@ -77,7 +77,7 @@ def start_rematch(token: str) -> TableView:
 
 @bp.post("/t/<token>/rematch")
 def rematch(token: str) -> Any:
-    from .table import render_board  # the generic board answers a refusal
+    from .table import render_board  # here, not at the top: table.py imports this module
 
     try:
         store().table(token)
