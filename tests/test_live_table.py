@@ -374,3 +374,24 @@ def test_no_table_answer_may_be_kept_by_a_cache(store, phone, path):
     answer = phone.get(f"/t/{table.token}{path}", htmx=path == "/board")
     assert answer.headers["Cache-Control"] == "no-store"
     assert "Cookie" in answer.headers["Vary"]
+
+
+def test_play_again_keeps_every_phone_in_its_seat(store, new_client_phone):
+    players = ["Ana", "Ben", "Cy"]
+    host = new_client_phone()
+    made = host.post(
+        "/new/scorepad",
+        {"player1": "Ana", "player2": "Ben", "player3": "Cy"},
+        htmx=False,
+    )
+    table = store.table(made.headers["Location"].rsplit("/", 1)[1])
+    phones = seated_phones(new_client_phone, table, players)
+    store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2, 3]})
+    store.act(table.token, 1, {"type": "Finish"})
+    answer = host.post(f"/t/{table.token}/rematch", htmx=False)
+    assert answer.status_code == 303, text(answer)[:300]
+    new = store.table(answer.headers["Location"].rsplit("/", 1)[1])
+    assert store.seats(new.token) == store.seats(table.token)
+    assert set(phones) == set(store.seats(new.token))
+    assert new.token in text(host.get("/"))  # on the host's start page, as host
+    assert store.role_of(new.token, next(iter(store.seats(new.token).values()))) == "guest"

@@ -765,6 +765,18 @@ class Store:
             self._rebuild(session, row)
             return True
 
+    def carry_over(self, old_token: str, new_token: str) -> None:
+        """A rematch keeps the table's phones: every seat a phone held and every
+        browser that had the old table (its role too) come to the new one."""
+        with self._write() as session:
+            old, new = self._row(session, old_token), self._row(session, new_token)
+            players = set((new.setup or {}).get("players", ()))
+            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id == old.id)):
+                if seat.seat in players:
+                    session.add(SeatRow(table_id=new.id, seat=seat.seat, device=seat.device))
+            for member in session.scalars(select(MemberRow).where(MemberRow.table_id == old.id)):
+                session.add(MemberRow(table_id=new.id, device=member.device, role=member.role))
+
     def leave_seat(self, token: str, device: str) -> None:
         """This phone holds no seat at the table any more (a shared phone)."""
         with self._write() as session:

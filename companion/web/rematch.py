@@ -65,6 +65,8 @@ def start_rematch(token: str) -> TableView:
     try:
         with Session(source.engine) as session, session.begin():
             session.add(RematchRow(old_table_id=old.id, new_table_id=new.id))
+        # Every phone keeps its seat at the new table (issue 10's seats).
+        source.carry_over(old.token, new.token)
     except IntegrityError:
         # Two phones tapped Play again at once: the other one's table wins.
         source.delete_table(new.token)
