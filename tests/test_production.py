@@ -231,6 +231,7 @@ def test_imports_solver_and_pdfs_are_limited_per_client(limited, monkeypatch):
         assert 429 not in answers[:allowed] and answers[-1] == 429, (limit, answers)
     table = store.create_table("solitaire", ["Solo"], {"deal": 1}, seed=1)
     monkeypatch.setattr("companion.web.solitaire_pages.HINT_BUDGET", 0.01)
+    monkeypatch.setattr("companion.web.solitaire_pages.CHECK_BUDGET", 0.01)
     allowed = int(ratelimit.SOLVER_LIMIT.split()[0])
     urls = [f"/t/{table.token}/solitaire/hint", f"/t/{table.token}/solitaire/check"]
     answers = [client.get(urls[n % 2]).status_code for n in range(allowed + 1)]
