@@ -126,6 +126,20 @@ def test_a_second_tap_on_a_card_picked_by_hand_still_puts_it_down(live_server, n
     assert not card.locator("input").is_checked()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_statistics_page_fits_a_phone_and_says_most_deals_can_be_won(
+    live_server, new_phone, scheme
+):
+    prepare(live_server.store)  # one deal played, so the figures are not all 0
+    page = new_phone(scheme)
+    page.goto(f"{live_server.url}/solitaire")
+    odds = page.locator("#sol-odds")
+    assert odds.is_visible() and odds.inner_text().startswith("Most deals can be won.")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"solitaire-stats-{scheme}.png"), full_page=True)
+
+
 def test_cards_can_be_dragged_onto_a_pile_on_a_desktop(live_server, browser):
     table, moves, total = prepare(live_server.store)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
