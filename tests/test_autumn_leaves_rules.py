@@ -304,6 +304,20 @@ def test_a4_a_pile_the_card_does_not_fit_is_refused_with_the_reason():
         apply(state, Place("Ana", "Cy"))
 
 
+@pytest.mark.parametrize(
+    ("ana", "words"),
+    [
+        (8, "an 8 goes only on a 7 or a 9;"),
+        (6, "a 6 goes only on a 5 or a 7;"),
+    ],
+)
+def test_a4_the_refusal_names_the_neighbours_with_their_articles(ana, words):
+    state = reveal(position([[5], [7], [1]], [6, 6, 6], 34), ana, 9, 10)
+    with pytest.raises(IllegalAction) as refused:
+        apply(state, Place("Ana", "Cy"))
+    assert words in str(refused.value)
+
+
 # --------------------------------------------------------------------------
 # A5 cannot place
 # --------------------------------------------------------------------------
@@ -452,6 +466,7 @@ def test_a8_hand_score_table(pile, highest, winner, score):
         (56, 5, False, RuleError, "impossible"),
         (3, None, False, RuleError, "enter their highest card"),
         (3, 5, True, RuleError, "cannot hold a 5"),
+        (3, 8, True, RuleError, "cannot hold an 8"),
         (3, 11, False, InvalidCard, "11"),
     ],
 )
@@ -898,9 +913,7 @@ def test_junk_actions_from_a_log_are_refused_with_a_rule_error(kind, fields, at)
         ([("Ana", 2), ("Ben", 2), ("Cy", 2)], ("Ana", "Ben", "Cy"), {}),
     ],
 )
-def test_ax1_reveals_that_cannot_all_be_true_are_caught_when_the_last_is_in(
-    entries, recheck, kept
-):
+def test_ax1_reveals_that_cannot_all_be_true_are_caught_when_the_last_is_in(entries, recheck, kept):
     state = new_game(THREE)
     for player, card in entries:
         state = apply(state, Reveal(((player, card),)))  # each accepted on its own

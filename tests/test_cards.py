@@ -214,3 +214,40 @@ def test_remaining_plus_seen_is_the_deck_when_the_seen_cards_fit(seen):
         assert any(Counter(seen)[r] > r for r in cards.RANKS)
         return
     assert left + Counter(seen) == Counter(cards.PAIRS_DECK)
+
+
+# --- the article before a spoken rank ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rank", "spoken"),
+    [
+        (1, "a 1"),
+        (2, "a 2"),
+        (3, "a 3"),
+        (4, "a 4"),
+        (5, "a 5"),
+        (6, "a 6"),
+        (7, "a 7"),
+        (8, "an 8"),
+        (9, "a 9"),
+        (10, "a 10"),
+    ],
+)
+def test_every_rank_takes_the_article_it_is_spoken_with(rank, spoken):
+    assert f"{cards.article(rank)} {rank}" == spoken
+
+
+@pytest.mark.parametrize(
+    ("number", "word"),
+    [(11, "an"), (18, "an"), (80, "an"), (89, "an"), (800, "an"), (11_000, "an")]
+    + [(0, "a"), (12, "a"), (28, "a"), (100, "a"), (110, "a"), (1_100, "a"), (-8, "a")],
+)
+def test_numbers_beyond_the_ranks_follow_how_they_are_said(number, word):
+    assert cards.article(number) == word
+
+
+def test_venture_uses_the_one_article_helper():
+    from companion.rules import venture
+
+    assert venture.article is cards.article

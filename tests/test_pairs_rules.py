@@ -792,6 +792,8 @@ def test_state_shortcuts_match_the_module_functions():
     ("event", "text"),
     [
         (pairs.Event("dealt", "Ana", 4), "Ana was dealt a 4"),
+        (pairs.Event("dealt", "Ana", 8), "Ana was dealt an 8"),
+        (pairs.Event("hit", "Ben", 8), "Ben drew an 8: no pair"),
         (pairs.Event("first", "Ben", 2), "Ben has the low card (2) and goes first"),
         (pairs.Event("tie", rank=3), "Tie for the low card (3): the tied players get one more"),
         (pairs.Event("tiebreak-pair", "Cy", 6), "Cy's tie-break card 6 paired: it is discarded"),

@@ -347,6 +347,7 @@ def test_undo_takes_back_the_last_card(phone, make_table, store):
     ("action", "line"),
     [
         ({"type": "Deal", "player": "Ana", "card": 3}, "Dealt Ana a 3"),
+        ({"type": "Deal", "player": "Ana", "card": 8}, "Dealt Ana an 8"),
         ({"type": "TieBreak", "player": "Ben", "card": 9}, "Tie-break card for Ben: 9"),
         ({"type": "Hit", "player": "Ana", "card": 7}, "Ana hit: 7"),
         (

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .cards import DECK_SIZE, check_composition, copies, parse_card
+from .cards import DECK_SIZE, article, check_composition, copies, parse_card
 from .errors import IllegalAction, RuleError, TooManyCopies
 
 MIN_PLAYERS = 3  # A1
@@ -190,7 +190,8 @@ def hand_score(pile_size: int, highest_in_hand: int | None, *, winner: bool) -> 
     if winner:
         if highest_in_hand is not None:
             raise RuleError(
-                f"the winner emptied their hand, so they cannot hold a {highest_in_hand}"
+                f"the winner emptied their hand, so they cannot hold "
+                f"{article(highest_in_hand)} {highest_in_hand}"
             )
         return -pile_size  # A8
     if highest_in_hand is None:
@@ -646,7 +647,8 @@ def _reveal(state: State, action: Reveal) -> State:
         elif len(mine) >= state.hand_sizes[i]:
             cards = ", ".join(str(c) for c in mine)
             raise IllegalAction(
-                f"{player} holds only cards they took back ({cards}), so cannot reveal a {card}"
+                f"{player} holds only cards they took back ({cards}), so cannot reveal "
+                f"{article(card)} {card}"
             )
         else:
             _check_one_more(known, card)
@@ -785,9 +787,11 @@ def _place(state: State, action: Place) -> State:
             if fits
             else "it fits nowhere, so take it back or discard and draw"
         )
+        neighbours = [n for n in (card - 1, card + 1) if 1 <= n <= 10]
         raise IllegalAction(
             f"{action.player}'s {card} cannot go on {_pile_name(state, action.pile, action.player)}"
-            f" (top card {top}): a {card} goes only on a {card - 1} or a {card + 1}; {hint}"
+            f" (top card {top}): {article(card)} {card} goes only on "
+            f"{' or '.join(f'{article(n)} {n}' for n in neighbours)}; {hint}"
         )
     return _put(state, action.player, action.pile, "place")
 
@@ -910,8 +914,8 @@ def _highest(state: State, action: Highest) -> State:
             )
         if mine and card < max(mine):
             raise IllegalAction(
-                f"{player} took back a {max(mine)} this hand, so their highest card "
-                f"cannot be {card}"
+                f"{player} took back {article(max(mine))} {max(mine)} this hand, "
+                f"so their highest card cannot be {card}"
             )
         if len(mine) == size and card != max(mine):
             raise IllegalAction(

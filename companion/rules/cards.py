@@ -4,6 +4,8 @@
 (55, (1, 2, 2, 3), 7)
 >>> parse_card(" 10 ")
 10
+>>> f"{article(8)} {8}", f"{article(7)} {7}"
+('an 8', 'a 7')
 >>> check_composition([3, 3, 3, 3])
 Traceback (most recent call last):
 ...
@@ -89,3 +91,26 @@ def remaining(cards_seen: Iterable[int]) -> Counter[int]:
     seen = Counter(cards_seen)
     check_composition(seen.elements())
     return Counter({rank: copies(rank) - seen[rank] for rank in RANKS})
+
+
+def article(number: int) -> str:
+    """The indefinite article spoken before a number: "an 8" but "a 7".
+
+    Said aloud, a number takes "an" when its name starts with a vowel sound:
+    eight, eleven, eighteen, eighty-..., eight hundred, eleven thousand.
+
+    >>> [f"{article(n)} {n}" for n in (1, 7, 8, 10)]
+    ['a 1', 'a 7', 'an 8', 'a 10']
+    >>> [article(n) for n in (11, 18, 21, 80, 83, 100, 800, 11_000, 110)]
+    ['an', 'an', 'a', 'an', 'an', 'a', 'an', 'an', 'a']
+    """
+    if number < 0:
+        return "a"  # "a minus 8"
+    digits = str(number)
+    if digits.startswith("8"):
+        return "an"
+    # 11 and 18 are "eleven" and "eighteen" when they lead a group of
+    # thousands: 11, 18, 11,000, 18,500,000 (but 110 is "a hundred and ten").
+    if len(digits) % 3 == 2 and digits[:2] in ("11", "18"):
+        return "an"
+    return "a"

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
-from .cards import DECK_SIZE, copies, parse_card
+from .cards import DECK_SIZE, article, copies, parse_card
 from .errors import IllegalAction, InvalidCard, RuleError, TooManyCopies
 
 __all__ = [
@@ -202,8 +202,9 @@ class Event:
         'The discards were shuffled into a new deck and 5 cards burned'
         """
         who = self.player or ""
+        a_rank = "a card" if self.rank is None else f"{article(self.rank)} {self.rank}"
         if self.kind == "dealt":
-            return f"{who} was dealt a {self.rank}"
+            return f"{who} was dealt {a_rank}"
         if self.kind == "first":
             return f"{who} has the low card ({self.rank}) and goes first"
         if self.kind == "tie":
@@ -214,7 +215,7 @@ class Event:
                 "(no score) and replaced"
             )
         if self.kind == "hit":
-            return f"{who} drew a {self.rank}: no pair"
+            return f"{who} drew {a_rank}: no pair"
         if self.kind == "pair":
             return f"{who} paired {self.rank}s and scores {self.rank}"
         if self.kind == "fold":
@@ -530,7 +531,9 @@ def _draw(state: State, player: str, card: object, verb: str) -> int:
             deck = "there is only 1 card of rank 1 and it is already out"
         else:
             deck = f"there are only {have} cards of rank {rank} and all are already out"
-        raise TooManyCopies(f"{player} cannot get a {rank}: {deck} ({where}); check the card")
+        raise TooManyCopies(
+            f"{player} cannot get {article(rank)} {rank}: {deck} ({where}); check the card"
+        )
     return rank
 
 
@@ -697,12 +700,14 @@ def _fold(state: State, action: Fold) -> State:
         rank = parse_card(action.card)
     in_play = state.in_play()
     if rank not in in_play:
-        raise IllegalAction(f"{action.player} cannot take a {rank}: there is no {rank} in play")
+        raise IllegalAction(
+            f"{action.player} cannot take {article(rank)} {rank}: there is no {rank} in play"
+        )
     if not state.continuous and rank != in_play[0]:
         # P6: basic Pairs takes the lowest card in play.
         raise IllegalAction(
-            f"{action.player} cannot take a {rank}: a fold takes the lowest card in play, "
-            f"which is a {in_play[0]}"
+            f"{action.player} cannot take {article(rank)} {rank}: "
+            f"a fold takes the lowest card in play, which is {article(in_play[0])} {in_play[0]}"
         )
     if action.owner is None:
         owner = next(o for o, r in choices if r == rank)
@@ -710,7 +715,8 @@ def _fold(state: State, action: Fold) -> State:
         owner = action.owner
         if rank not in state.stacks[state.seat(owner)]:
             raise IllegalAction(
-                f"{action.player} cannot take a {rank} from {owner}: {owner} has no {rank} in play"
+                f"{action.player} cannot take {article(rank)} {rank} from {owner}: "
+                f"{owner} has no {rank} in play"
             )
     owner_seat = state.seat(owner)
     pile = list(state.stacks[owner_seat])

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from .cards import DECK_SIZE, check_composition, copies
+from .cards import DECK_SIZE, article, check_composition, copies
 from .errors import IllegalAction, InvalidCard, TooManyCopies
 
 __all__ = [
@@ -685,11 +685,6 @@ def _clashing_bidders(state: State, bids: list[int | None]) -> tuple[str, ...]:
     seen.update(b for b in bids if b is not None)
     over = {rank for rank, count in seen.items() if count > copies(rank)}
     return tuple(p for p, b in zip(state.players, bids, strict=True) if b in over)
-
-
-def article(card: int) -> str:
-    """The article before a spoken rank: "an 8", "a 7"."""
-    return "an" if card == 8 else "a"
 
 
 def _fire(state: State, cards: list[int]) -> State:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import pairs
-from companion.rules.cards import parse_card
+from companion.rules.cards import article, parse_card
 from companion.rules.errors import InvalidCard
 
 from . import FormError, Screen
@@ -104,7 +104,7 @@ def describe(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
     player, card = action.get("player"), action.get("card")
     if kind == "Deal":
-        return f"Dealt {player} a {card}"
+        return f"Dealt {player} {article(card) if isinstance(card, int) else 'a'} {card}"
     if kind == "TieBreak":
         return f"Tie-break card for {player}: {card}"
     if kind == "Hit":
