@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import logging
 import os
 import re
 import secrets
@@ -983,6 +984,9 @@ class Store:
                 self.delete_table(token)
             except NoSuchTable:
                 continue  # deleted meanwhile
+            except Exception:  # one table that cannot be exported must not stop the rest
+                logging.getLogger(__name__).exception("table %s was not expired", token[:8])
+                continue
             expired.append(token)
         return expired
 
