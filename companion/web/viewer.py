@@ -57,11 +57,12 @@ class Viewer:
     seat: str | None  # the seat this phone holds, or None (shared phone, spectator)
     readonly: bool  # a spectator screen
     taken: frozenset[str]  # seats held by other phones
+    host: bool = False  # the browser that started the table (may start the next game)
 
     @property
     def cache_key(self) -> tuple[Any, ...]:
         """Everything about the viewer that a board's HTML depends on."""
-        return (self.seat, self.readonly, self.taken)
+        return (self.seat, self.readonly, self.taken, self.host)
 
     def may_enter_for(self, player: str) -> bool:
         """Whether this browser may make or take back ``player``'s own hidden entry."""
@@ -87,7 +88,12 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
     mine = next((seat for seat, holder in held.items() if holder == device), None)
     if mine not in snap.table.players:
         mine = None
-    return Viewer(seat=mine, readonly=False, taken=frozenset(s for s in held if s != mine))
+    return Viewer(
+        seat=mine,
+        readonly=False,
+        taken=frozenset(s for s in held if s != mine),
+        host=device is not None and is_host(snap.table.token),
+    )
 
 
 def is_host(token: str) -> bool:
