@@ -33,7 +33,7 @@ def read_export(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise TableError("that file is not a Leafpile table export (it is not text)") from None
+        raise TableError("that file is not a Leafpile table export (it is not JSON)") from None
     try:
         return json.loads(text)
     except RecursionError:
