@@ -109,7 +109,7 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
     assert ben.locator(".ash-stash").count() == 2 and ben.locator(".ash-history li").count() == 1
     select(ben, "A3")
     choose(ben, "B3").get_by_role("button", name="a cyan queen", exact=True).tap()
-    ben.get_by_text("Ben wins with 21 points: the first to 21 or more.").wait_for()
+    ben.locator(".end-headline").get_by_text("Ben reached 21 first and wins by").wait_for()
     last = ben.locator("#ash-last").inner_text()
     assert "bagged 5 cyan at B3, B4, B5, C3, D3: 10 pips + cyan 6 = 16" in last
     # The cyan pawn in the middle of D3 went to the stash; the red pawn dropped down.
@@ -117,8 +117,8 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
     assert ben.locator('.ash-total[data-player="Ben"]').inner_text() == "21"
 
     # Ana's phone and the spectator view follow.
-    ana.get_by_text("Ben wins with 21 points").wait_for()
-    spectator.get_by_text("Ben wins with 21 points").wait_for()  # it polled its way here
+    ana.locator(".end-headline").get_by_text("Ben reached 21 first").wait_for()
+    spectator.locator(".end-headline").get_by_text("Ben reached 21 first").wait_for()  # polled
     assert spectator.locator("a.ash-sq, .ash-size-form").count() == 0
 
     for page in (ana, ben):

@@ -131,7 +131,8 @@ def test_a_move_bags_scores_and_reads_in_words_in_the_history(phone, store, seed
     page = html(response)
     assert "Ben: orange drone A3→B3, now a cyan queen" in page  # the log's words
     assert "bagged 5 cyan at B3, B4, B5, C3, D3: 10 pips + cyan 6 = 16" in page
-    assert "Ben wins with 21 points" in page
+    assert "Ben reached 21 first and wins by" in page  # the end screen says it once
+    assert "the first to 21 or more" not in page
     history = html(phone.get(f"/t/{seeded.token}/history"))
     assert "Ana: yellow pawn E5→E6, now a red pawn" in history
     assert store.snapshot(seeded.token).state.winner == "Ben"

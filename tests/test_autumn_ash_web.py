@@ -62,7 +62,8 @@ def test_race_to_21_names_the_winner_and_closes_the_bag_forms_x3(phone, race):
     response = phone.act(race, "bag", player="Ana", **RED_ROW)
     assert totals(response) == {"Ana": 29, "Ben": 16}
     html = response.get_data(as_text=True)
-    assert "Ana wins with 29 points" in html
+    assert "Ana reached 29 first and wins by 13 points." in html  # the end screen, once
+    assert html.count("notice-win") == 1
     assert 'value="bag"' not in html
 
 

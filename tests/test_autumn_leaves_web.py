@@ -171,7 +171,7 @@ def test_six_hands_end_the_game_with_the_winner(phone, table, store):
         play_to_hand_end(phone, table)
         phone.act(table, "highest-all", card0="10", card2="10")
     board = html(phone.get(f"/t/{table.token}/board", htmx=True))
-    assert "Game over: Ben wins with -36 points." in board
+    assert "Ben wins by" in board and "Game over: Ben wins" not in board  # said once, above
     assert store.snapshot(table.token).state.phase == al.OVER
     assert screen.summary(store.snapshot(table.token).state) == "Game over: Ben wins"
     assert 'name="action"' not in board.split('class="undo-bar"')[0]

@@ -98,6 +98,24 @@ def test_each_game_played_to_its_end_shows_the_end_screen(phone, store, make_tab
         assert kind == "win" and ("wins" in text or "share the win" in text)
 
 
+@pytest.mark.parametrize("game", [*sorted(FINISHERS), "north_wind"])
+def test_each_game_says_its_result_once(phone, store, make_table, game):
+    """The end screen's headline is the only win box: no board repeats the win."""
+    if game == "north_wind":
+        table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
+        finish_north_wind(phone, table)
+    else:
+        players, options, finish = FINISHERS[game]
+        table = make_table(game, players, options)
+        finish(store, table)
+    body = page(phone, table)
+    kind, _ = headline(body)
+    boxes = re.findall(r'class="notice notice-(win|loss)[ "]', body)
+    assert boxes == [kind]
+    for repeat in ("Game over:", "You won deal", "You beat the North Wind", "points: the first to"):
+        assert repeat not in body
+
+
 def test_the_north_wind_end_screen_names_its_best_turn(phone, store, make_table):
     table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
     finish_north_wind(phone, table)

@@ -41,7 +41,8 @@ def test_example_13_entered_on_the_sheet_gives_hera_33_with_a_breakdown(phone, s
     assert "Still to count: Cleo" in text(r)
     r = phone.act(sheet, "tally", player="Cleo", tree="5", acorns="20")
     body = text(r)
-    assert "Hera wins with 33 acorns." in notices(r)
+    assert "Hera wins by 7 acorns, with 33." in text(r)  # the end screen's headline
+    assert notices(r) == []  # and no second win box under it
     # the breakdown table: Winter Den 11, mushrooms 3 + 9, leftovers 2, tree 3, "-3" token
     assert "Winter Den animals 11 0" in body
     assert "Adult mushroom groups 12 0" in body
@@ -56,9 +57,11 @@ def test_a_tie_on_acorns_goes_to_leaf_cards_and_sun_then_is_shared_L5(phone, mak
     phone.act(table, "tally", player="Ana", acorns="10", sun="1")
     phone.act(table, "tally", player="Ben", acorns="10")
     r = phone.act(table, "tally", player="Cleo", acorns="9")
-    assert "Ana wins with 10 acorns (tie broken by leaf cards and sun)." in notices(r)
+    assert "Ana wins on the tie-break, level at 10 acorns." in text(r)
+    assert "the leaf cards and sun decided it (L5)" in text(r)
     r = phone.act(table, "tally", player="Ben", acorns="10", leaf_cards="1")
-    assert "Ana and Ben share the win: same acorns, same leaf cards and sun." in notices(r)
+    assert "Ana and Ben share the win with 10 acorns." in text(r)
+    assert "Ana and Ben share the win: same acorns, same leaf cards and sun." in text(r)
 
 
 @pytest.mark.parametrize(

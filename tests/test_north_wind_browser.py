@@ -127,6 +127,8 @@ def test_three_north_wind_turns_with_orange_season_and_frost_then_final_score(
     # You: 14 tokens + 3 ravens 6 + mushrooms 8 + 3 + (1 sun + 2 cards) // 2 + tree 6 = 38.
     # North Wind: 6 acorn tokens (owl icon, season 2, 3 green) + den 2 owls 3 + 1 fox 1
     # + 2 sun // 2 + tree 3 (second) = 14.
-    expect(now).to_contain_text("You beat the North Wind, 38 to 14!")
+    expect(page.locator(".end-headline")).to_contain_text(
+        "beat the North Wind by 24 acorns, 38 to 14."
+    )
     expect(page.locator("table.leaf-breakdown tfoot td").first).to_have_text("38")
     expect(page.get_by_role("heading", name="Achievements")).to_be_visible()

@@ -226,7 +226,8 @@ def test_final_scoring_shows_both_breakdowns_and_the_forest_bonus_N13(phone, sto
     assert 'value="3 x"' in r.get_data(as_text=True)  # the typed count stays
     r = play(phone, solo, ("final", {"h_acorns": "20", "h_tree": "2", "h_den_raven": "2"}))
     body = text(r)
-    assert "You beat the North Wind, 29 to 4!" in body
+    assert "Ana beat the North Wind by 25 acorns, 29 to 4." in body  # the end screen, once
+    assert "You beat the North Wind" not in body
     assert "Forest bonus" in body  # N13: 1 owl in its Forest against none of yours
 
 

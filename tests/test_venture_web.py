@@ -315,10 +315,11 @@ def test_the_end_shows_scores_full_sets_and_the_winner(phone, make_table, store)
     assert "Final scores" in board and "Game over after 8 rounds" in board
     best = outcome.winners
     top = outcome.scores[best[0]]
-    if len(best) == 1:
-        assert f"{best[0]} wins with {top}." in board
+    if len(best) == 1:  # said once, by the end screen's headline
+        assert f"{best[0]} wins by " in board and f"with {top}." in board
     else:
-        assert f"{' and '.join(best)} share the win with {top}." in board
+        assert f"{' and '.join(best)} share the win with {top} points." in board
+    assert board.count("notice-win") == 1
     rows = re.findall(
         r'<th scope="row">(\w+)</th>\s*<td>(\d+)</td>\s*<td>(.*?)</td>\s*'
         r"<td>(-?\d+)</td>",
@@ -341,7 +342,8 @@ def test_tied_winners_share_the_win_on_the_page(phone, make_table, store):  # V8
     outcome = state.outcome
     assert outcome is not None and outcome.winners == ["Ana", "Cy"]
     board = html(phone.get(f"/t/{table.token}"))
-    assert "Ana and Cy share the win with -16." in board
+    assert "Ana and Cy share the win with -16 points." in board  # the end screen's headline
+    assert board.count("notice-win") == 1
 
 
 def test_the_home_page_summarises_a_venture_table(phone, slugged, store):
