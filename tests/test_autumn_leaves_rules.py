@@ -175,6 +175,43 @@ def test_a3_play_order_key(revealed, piles, expected):
     assert all(len(group) == 1 for group in order_groups(revealed, piles))
 
 
+@pytest.mark.parametrize(
+    ("piles", "order", "reason"),
+    [
+        (  # the top cards decide
+            [[9, 3], [2, 7], [5]],
+            ("Ana", "Ben", "Cy"),
+            "Ana goes before Ben: same card, and Ana's pile has the lower top card (3, Ben's 7)",
+        ),
+        (  # equal tops: the card under them decides
+            [[5, 6], [2, 6], [9]],
+            ("Ben", "Ana", "Cy"),
+            "Ben goes before Ana: same card and same top card, and Ben's pile has the lower "
+            "card under it (2, Ana's 5)",
+        ),
+        (  # a card before no card
+            [[2, 5, 6], [5, 6], [9]],
+            ("Ana", "Ben", "Cy"),
+            "Ana goes before Ben: same card and same top 2 cards, and only Ana's pile has a "
+            "card under them",
+        ),
+    ],
+)
+def test_a3_the_state_says_why_the_piles_ordered_equal_cards(piles, order, reason):
+    hands = [6, 6, 6]
+    deck = DECK_SIZE - sum(map(len, piles)) - sum(hands)
+    state = reveal(position(piles, hands, deck), 4, 4, 10)
+    assert state.waiting == order
+    assert state.order_reasons == (reason,)
+    assert state.random_ties == ()
+
+
+def test_a3_an_exact_tie_has_no_reason_from_the_piles():
+    state = reveal(position([[7, 4], [7, 4], [9]], [6, 6, 6], 55 - 5 - 18), 5, 5, 2)
+    assert state.random_ties == (tuple(sorted(("Ana", "Ben"), key=state.waiting.index)),)
+    assert state.order_reasons == ()
+
+
 def test_a3_identical_piles_are_an_exact_tie_drawn_at_random():
     revealed = {"Ana": 5, "Ben": 5, "Cy": 2}
     piles = {"Ana": [7, 4], "Ben": [7, 4], "Cy": [9]}

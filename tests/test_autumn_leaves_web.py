@@ -143,7 +143,23 @@ def test_a_random_tie_in_the_order_is_said_to_be_random(phone, table):
     reveal_all(phone, table, (5, 5, 9))
     reveal_all(phone, table, (3, 3, 8))  # Ana and Ben: same card, same pile
     board = html(phone.get(f"/t/{table.token}/board", htmx=True))
-    assert "so their order was drawn at random" in board
+    assert (
+        "identical piles, so nothing tells them apart and their order was drawn at random" in board
+    )
+    assert "goes before" not in board  # no reason from the piles: there is none
+
+
+def test_a_tie_broken_by_the_piles_says_why(phone, table):
+    reveal_all(phone, table, (5, 6, 9))
+    reveal_all(phone, table, (3, 3, 8))  # Ana and Ben: same card; Ana's top card 5, Ben's 6
+    board = html(phone.get(f"/t/{table.token}/board", htmx=True))
+    order = re.findall(r'class="al-order-name">(\w+)', board)
+    assert order == ["Ana", "Ben", "Cy"]
+    assert (
+        "Ana goes before Ben: same card, and Ana's pile has the lower top card (5, Ben's 6)."
+        in board
+    )
+    assert "drawn at random" not in board
 
 
 def test_a_whole_hand_ends_scores_and_deals_the_next(phone, table, store):
@@ -203,6 +219,61 @@ def test_history_describes_the_actions(phone, table):
     assert "Revealed: Ana 10, Ben 9, Cy 2" in page
     assert "Cy discarded their card and drew" in page
     assert "Ben placed their card on Ana's pile" in page
+
+
+def latest(page: str) -> list[str]:
+    """The board's Latest list, one plain line per entry."""
+    section = page.split('class="recent"')[1].split("</section>")[0]
+    items = re.findall(r"<li[^>]*>(.*?)</li>", section, re.S)
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item)).strip() for item in items]
+
+
+def test_the_latest_list_names_the_card_each_placement_put_down(phone, table, store):
+    play_to_round_4(phone, table)
+    phone.act(table, "discard-draw", player="Cy")
+    phone.act(table, "place", player="Ben", pile="Ana")
+    lines = latest(html(phone.get(f"/t/{table.token}")))
+    assert lines[0] == "#6 Ben placed a 9 on Ana's pile"
+    assert lines[1] == "#5 Cy discarded their card and drew"
+    # Undone, the line still names the card; placed again elsewhere, the new line too.
+    phone.post(f"/t/{table.token}/undo", {"version": str(store.version(table.token))})
+    phone.act(table, "place", player="Ben", pile="Ana")
+    lines = latest(html(phone.get(f"/t/{table.token}")))
+    assert lines[:3] == [
+        "#8 Ben placed a 9 on Ana's pile",
+        "#7 Undo",
+        "#6 Ben placed a 9 on Ana's pile (undone)",
+    ]
+    assert phone.act(table, "place", player="Ana", pile="Ana").status_code == 200
+    assert latest(html(phone.get(f"/t/{table.token}")))[0] == "#9 Ana placed a 10 on their own pile"
+
+
+def test_a_placement_names_the_card_revealed_when_it_was_entered():
+    """Ana's 8 was placed and taken back with an undo, her next reveal was undone
+    too: the placement entered after that puts down the 8 again, not the 4."""
+    from datetime import datetime
+
+    from companion.tables.store import Event
+
+    def event(seq, kind, payload=None):
+        return Event(seq, kind, payload, None, datetime(2026, 11, 22))
+
+    reveal_8 = {"type": "Reveal", "cards": [["Ana", 8], ["Ben", 2]]}
+    reveal_4 = {"type": "Reveal", "cards": [["Ana", 4]]}
+    place = {"type": "Place", "player": "Ana", "pile": "Ben"}
+    log = [
+        event(1, "action", reveal_8),
+        event(2, "action", {**place, "pile": "Ana"}),
+        event(3, "action", reveal_4),
+        event(4, "undo"),
+        event(5, "undo"),
+        event(6, "action", place),
+    ]
+    assert screen.describe_events(log, log) == {
+        2: "Ana placed an 8 on their own pile",
+        6: "Ana placed an 8 on Ben's pile",
+    }
+    assert screen.describe_events(log, log[2:]) == {6: "Ana placed an 8 on Ben's pile"}
 
 
 # ---------------------------------------------------------------- bad input

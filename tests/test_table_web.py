@@ -83,6 +83,62 @@ def test_the_table_page_is_a_full_page_and_the_board_a_fragment(phone, pad):
     assert "<html" in full.get_data(as_text=True)
 
 
+INVITE = re.compile(r'<a class="btn btn-small" href="/t/[^"]+/join">Invite</a>')
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options", "invite"),
+    [
+        ("scorepad", ["Ana", "Ben"], {}, True),
+        ("pairs", ["Ana", "Ben", "Cy"], {}, True),
+        ("scorepad", ["Ana"], {}, False),  # a one-player score pad
+        ("solitaire", ["Solo"], {"deal": 20}, False),
+        ("north_wind", ["Ana"], {"difficulty": "easy"}, False),
+    ],
+)
+def test_only_a_table_for_several_players_offers_invite(
+    phone, make_table, game, players, options, invite
+):
+    table = make_table(game, players, options)
+    page = phone.get(f"/t/{table.token}").get_data(as_text=True)
+    assert bool(INVITE.search(page)) is invite
+
+
+def test_a_long_title_is_shortened_in_the_top_bar_and_a_tap_shows_all(phone, store):
+    title = "Friday night at the cabin with the whole family (game 2)"
+    table = store.create_table("scorepad", ["Ana", "Ben"], {}, title)
+    page = phone.get(f"/t/{table.token}").get_data(as_text=True)
+    top = page.split('<header class="topbar">')[1].split("</header>")[0]
+    assert (
+        '<details class="topbar-title topbar-title-long">'
+        f'<summary title="{title}">{title}</summary>' in top
+    )
+    short = store.create_table("scorepad", ["Ana", "Ben"], {}, "Friday night")
+    page = phone.get(f"/t/{short.token}").get_data(as_text=True)
+    assert (
+        '<span class="topbar-title">Friday night</span>' in page
+        and '<details class="topbar' not in page
+    )
+
+
+def test_every_latest_line_is_number_words_and_whose_phone(phone, pad, store):
+    phone.sit(pad, "Ana")
+    phone.act(pad, "add-round", score0="3", score1="4")
+    phone.sit(pad, "")
+    phone.act(pad, "add-round", score0="5", score1="6")
+    board = phone.get(f"/t/{pad.token}/board", htmx=True).get_data(as_text=True)
+    section = board.split('class="recent"')[1].split("</section>")[0]
+    lines = re.findall(r"<li[^>]*>(.*?)</li>", section, re.S)
+    assert len(lines) >= 2
+    cell = (
+        r'<span class="seq">#\d+</span><span class="what">.*?</span><span class="who">(.*?)</span>$'
+    )
+    cells = [re.fullmatch(cell, line, re.S) for line in lines]
+    assert all(cells), lines  # every line has the same three cells, even with no phone named
+    who = [re.sub(r"<[^>]+>", "", c.group(1)) for c in cells]
+    assert who[0] == "" and "Ana" in who[-1]
+
+
 def test_an_unknown_table_is_a_friendly_404(phone):
     for url in ("/t/nope-nope-nope", "/t/nope-nope-nope/board", "/t/nope-nope-nope/history"):
         response = phone.get(url)

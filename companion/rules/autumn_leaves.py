@@ -165,6 +165,40 @@ def play_order(
     return order
 
 
+def tie_reason(
+    first: str, second: str, card: int, first_pile: Sequence[int], second_pile: Sequence[int]
+) -> str:
+    """Why ``first`` acts before ``second`` when both revealed ``card`` (A3), in words.
+
+    >>> tie_reason("Ben", "Cy", 4, [9, 3], [2, 7])
+    "Ben goes before Cy: same card, and Ben's pile has the lower top card (3, Cy's 7)"
+    >>> print(tie_reason("Ben", "Cy", 4, [2, 6], [5, 6]))  # doctest: +NORMALIZE_WHITESPACE
+    Ben goes before Cy: same card and same top card,
+    and Ben's pile has the lower card under it (2, Cy's 5)
+    >>> print(tie_reason("Ben", "Cy", 4, [1, 5, 6], [5, 6]))  # doctest: +NORMALIZE_WHITESPACE
+    Ben goes before Cy: same card and same top 2 cards,
+    and only Ben's pile has a card under them
+    """
+    copies(card)  # a rank, or InvalidCard
+    mine, theirs = tuple(reversed(first_pile)), tuple(reversed(second_pile))
+    depth = next(
+        (i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+        min(len(mine), len(theirs)),
+    )
+    start = f"{first} goes before {second}: same card"
+    if depth == 0:
+        if not theirs:
+            return f"{start}, and only {first} has a pile"
+        lower = f"({mine[0]}, {second}'s {theirs[0]})"
+        return f"{start}, and {first}'s pile has the lower top card {lower}"
+    same = "same top card" if depth == 1 else f"same top {depth} cards"
+    under = "it" if depth == 1 else "them"
+    if depth < len(theirs):
+        lower = f"({mine[depth]}, {second}'s {theirs[depth]})"
+        return f"{start} and {same}, and {first}'s pile has the lower card under {under} {lower}"
+    return f"{start} and {same}, and only {first}'s pile has a card under {under}"
+
+
 def hand_score(pile_size: int, highest_in_hand: int | None, *, winner: bool) -> int:
     """One player's points for a hand (A8); points are bad.
 
@@ -406,6 +440,19 @@ class State:
             return ()
         best = min(self.totals)
         return tuple(p for p, t in zip(self.players, self.totals, strict=True) if t == best)
+
+    @property
+    def order_reasons(self) -> tuple[str, ...]:
+        """Why players with the same card act in the order they do (A3): a
+        sentence for each neighbour in the play order told apart by the piles
+        (those whose piles are identical too are in :attr:`random_ties`)."""
+        reasons = []
+        for first, second in zip(self.waiting, self.waiting[1:], strict=False):
+            card = self.card_of(first)
+            drawn = any(first in group and second in group for group in self.random_ties)
+            if card is not None and card == self.card_of(second) and not drawn:
+                reasons.append(tie_reason(first, second, card, self.pile(first), self.pile(second)))
+        return tuple(reasons)
 
     def card_of(self, player: str) -> int | None:
         """``player``'s revealed card not yet dealt with this round, if any."""

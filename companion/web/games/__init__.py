@@ -24,6 +24,10 @@ The contract, in short:
 * ``summary(state)`` is one short line for the list of tables.
 * ``describe(action)`` (optional) says one logged action in words for the
   history ("Ana hit a 7"); the default lists the action's fields.
+* ``describe_events(events, shown)`` (optional) says some of the ``shown``
+  log events better with the whole log ``events`` at hand, as ``{seq: words}``
+  (Autumn Leaves names the card a placement put down, which its logged action
+  does not hold); the others keep ``describe``.
 * ``uses_seats`` (optional, default False): show the "this phone is …"
   picker, for games where each player may enter their own secret card.
 """
@@ -31,7 +35,7 @@ The contract, in short:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +81,7 @@ class Screen:
     )
     summary: Callable[[Any], str] = field(default=_no_summary)
     describe: Callable[[Mapping[str, Any]], str] = field(default=describe_fields)
+    describe_events: Callable[[Sequence[Any], Sequence[Any]], Mapping[int, str]] | None = None
     uses_seats: bool = False
 
 

@@ -13,12 +13,13 @@ Forms (all posted to the table's act URL with ``action`` set):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.rules import autumn_leaves as al
-from companion.rules.cards import parse_card
+from companion.rules.cards import article, parse_card
 from companion.rules.errors import RuleError
+from companion.tables.store import Event, resolve_log
 
 from . import FormError, Screen
 
@@ -112,9 +113,7 @@ def describe(action: Mapping[str, Any]) -> str:
     if kind == "Reveal":
         return "Revealed: " + _cards(action.get("cards", ()))
     if kind == "Place":
-        pile = action.get("pile")
-        where = "their own pile" if pile == player else f"{pile}'s pile"
-        return f"{player} placed their card on {where}"
+        return _placed(action, "their card")
     if kind == "TakeBack":
         return f"{player} took their card back"
     if kind == "Unreveal":
@@ -126,11 +125,61 @@ def describe(action: Mapping[str, Any]) -> str:
     return str(kind)
 
 
+def _placed(action: Mapping[str, Any], what: str) -> str:
+    player, pile = action.get("player"), action.get("pile")
+    where = "their own pile" if pile == player else f"{pile}'s pile"
+    return f"{player} placed {what} on {where}"
+
+
+def describe_events(events: Sequence[Event], shown: Sequence[Event]) -> dict[int, str]:
+    """The placements among ``shown`` in words that name the card put down.
+
+    A logged Place holds only the player and the pile (the card is the one
+    they revealed), so the card is read from the actions that counted when
+    the Place was entered: undo and redo resolved as the store resolves them.
+
+    >>> from datetime import datetime
+    >>> log = [Event(1, "action", {"type": "Reveal", "cards": [["Ana", 8], ["Ben", 3]]},
+    ...              None, datetime(2026, 1, 1)),
+    ...        Event(2, "action", {"type": "Place", "player": "Ana", "pile": "Ben"},
+    ...              "Ana", datetime(2026, 1, 1))]
+    >>> describe_events(log, log)
+    {2: "Ana placed an 8 on Ben's pile"}
+    """
+    told = {}
+    for event in shown:
+        action = event.payload or {}
+        if event.kind != "action" or action.get("type") != "Place":
+            continue
+        counted = resolve_log([e for e in events if e.seq < event.seq]).actions
+        card = _revealed_card(counted, action.get("player"))
+        if card is not None:
+            told[event.seq] = _placed(action, f"{article(card)} {card}")
+    return told
+
+
+def _revealed_card(actions: Sequence[Mapping[str, Any]], player: Any) -> int | None:
+    """The card ``player`` has revealed and not yet dealt with, after ``actions``."""
+    for action in reversed(actions):
+        kind = action.get("type")
+        if kind == "Reveal":
+            for entry in action.get("cards") or ():
+                if isinstance(entry, list | tuple) and len(entry) == 2 and entry[0] == player:
+                    card = entry[1]
+                    return card if isinstance(card, int) and not isinstance(card, bool) else None
+        elif kind in ("Place", "TakeBack", "DiscardDraw", "Unreveal") and (
+            action.get("player") == player
+        ):
+            return None  # that card was dealt with: nothing revealed since
+    return None
+
+
 SCREEN = Screen(
     game="autumn_leaves",
     board_template="autumn_leaves/_board.html",
     parse_action=parse_action,
     summary=summary,
     describe=describe,
+    describe_events=describe_events,
     uses_seats=True,
 )
