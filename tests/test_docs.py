@@ -111,11 +111,31 @@ def test_every_console_example_prints_what_it_claims(path, line, body, tmp_path)
         )
 
 
+# A line a person types: a command, a path, a variable, a comment or a subshell.
+COMMAND_LINE = re.compile(r"^\s*(#|\(|[A-Za-z_][A-Za-z0-9_]*=|[./~]?[A-Za-z0-9_][\w./+-]*(\s|$))")
+
+
+def _output_lines(body: str) -> list[str]:
+    """Lines of a shell block that are not commands (continuation lines aside)."""
+    found, continued = [], False
+    for line in body.splitlines():
+        if line.strip() and not continued and not COMMAND_LINE.match(line):
+            found.append(line)
+        continued = line.rstrip().endswith("\\")
+    return found
+
+
+def test_output_lines_are_told_from_commands():
+    block = 'leafpile solve --seed 14 \\\n    --budget 2\nexport X=1\n{"seed": 14}\n$ ls\n'
+    assert _output_lines(block) == ['{"seed": 14}', "$ ls"]
+
+
 @pytest.mark.parametrize("path", WITH_EXAMPLES, ids=_ids(WITH_EXAMPLES))
 def test_shell_blocks_that_are_not_run_claim_no_output(path):
     for line, body in blocks(path, "sh", "bash", "shell"):
-        assert not re.search(r"^\$ ", body, re.M), (
-            f"{path.name}:{line}: a block that shows output must be ```console, so it is run"
+        assert not _output_lines(body), (
+            f"{path.name}:{line}: a block that shows output must be ```console with $ "
+            f"before each command, so the test runs it: {_output_lines(body)}"
         )
 
 
