@@ -124,3 +124,24 @@ def test_a_refresh_from_another_phone_keeps_the_shared_phones_chosen_player(live
     shared.get_by_role("button", name="Cy's bid: 9", exact=True).click()
     expect(shared.locator(".notice-info")).to_contain_text("Pass the phone to Ben")
     assert live_server.store.snapshot(table.token).state.bid_of("Cy") == 9
+
+
+def test_tapping_slug_cards_adds_no_history_so_back_leaves_the_page(live_server, new_phone):
+    table = live_server.store.create_table("venture", list(PLAYERS), {"drafting": False})
+    page = new_phone()
+    page.goto(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/t/{table.token}")
+    before = page.evaluate("history.length")
+
+    for tapped, card in enumerate((3, 5, 5), start=1):
+        page.get_by_role("button", name=f"Slug card {card}", exact=True).click()
+        expect(page.locator(".venture-chosen .card:not(.venture-slot)")).to_have_count(tapped)
+    expect(page).to_have_url(re.compile(r"\?c=3&c=5&add=5$"))  # the slug so far stays put
+    page.get_by_role("link", name="Remove the last card").click()
+    expect(page.locator(".venture-chosen .card:not(.venture-slot)")).to_have_count(2)
+    page.get_by_role("link", name="Start over").click()
+    expect(page.locator(".venture-chosen .card:not(.venture-slot)")).to_have_count(0)
+    assert page.evaluate("history.length") == before
+
+    page.go_back()
+    expect(page).to_have_url(f"{live_server.url}/")
