@@ -21,12 +21,16 @@ def board_of(response) -> str:
 # --- home -------------------------------------------------------------------
 
 
-def test_home_lists_the_games_and_the_tables_most_recent_first(phone, make_table):
-    make_table("scorepad", ["Ana"])
+def test_home_lists_the_games_and_the_tables_most_recent_first(phone, make_table, store):
+    older = make_table("scorepad", ["Ana"])
+    newer = make_table("scorepad", ["Bea"])
+    for table in (older, newer):
+        phone.get(f"/t/{table.token}")  # the start page lists the tables this browser opened
+    store.act(older.token, 0, {"type": "AddRound", "scores": [1]})  # played last
     page = phone.get("/").get_data(as_text=True)
     assert "Start a table" in page
     assert 'href="/new/scorepad"' in page
-    assert "Ana" in page
+    assert page.index(older.token) < page.index(newer.token)
 
 
 def test_starting_a_table_from_the_form_opens_it(phone, store):
