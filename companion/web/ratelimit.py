@@ -8,8 +8,9 @@ database that every worker shares, so the counts live there, in the
 ``rate_limits`` table (one atomic upsert a limited request). Only costly or
 guessable routes are limited, so polls never touch it.
 
-The numbers (per client address; behind a proxy, set ``LEAFPILE_PROXY_HOPS``
-so the address is the phone's, not the proxy's):
+The numbers are the constants below, per client address (behind a proxy,
+``LEAFPILE_PROXY_HOPS`` makes that the phone's address, not the proxy's);
+docs/deploying.md lists them for people.
 """
 
 from __future__ import annotations
@@ -45,12 +46,6 @@ PDF_LIMIT = "20 per minute"
 #: Wrong join codes, so codes cannot be guessed by brute force. Only misses count.
 MAX_FAILURES = 10
 WINDOW_SECONDS = 60
-
-__doc__ = (__doc__ or "") + (
-    f"\n* new tables: {TABLE_LIMIT}\n* imports: {IMPORT_LIMIT}\n"
-    f"* solver (hint, winnable?): {SOLVER_LIMIT}\n* PDF downloads: {PDF_LIMIT}\n"
-    f"* wrong join codes: {MAX_FAILURES} per {WINDOW_SECONDS} s\n"
-)
 
 clock: Callable[[], float] = time.time  # tests move time forward through this
 
