@@ -211,3 +211,34 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
     yield open_phone
     for context in contexts:
         context.close()
+
+
+# --- the PostgreSQL pass runs what touches the database -------------------------
+
+# CI runs the suite twice: on SQLite (everything) and again on PostgreSQL.
+# The second pass proves the storage layer on a real server, so it leaves out
+# what never opens a database: the pure referees and their doctests, the PDF
+# generators, the docs and packaging checks, and the browser tests (their
+# server-side paths run on PostgreSQL through the test-client and HTTP tests).
+_DATABASE_FREE = re.compile(
+    r"(^|/)(companion/rules/"
+    r"|tests/test_[a-z_]*_rules\.py|tests/test_cards\.py|tests/test_autumn_ash_board\.py"
+    r"|tests/test_solitaire_solver\.py|tests/test_rules_purity\.py"
+    r"|tests/test_print_(?!web)[a-z_]*\.py"
+    r"|tests/test_(docs|readme|packaging|install|cli|solitaire_cli)\.py)"
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    if not os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
+        return
+    kept, dropped = [], []
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        if _DATABASE_FREE.search(path) or item.get_closest_marker("browser"):
+            dropped.append(item)
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
