@@ -225,6 +225,28 @@ def venture(studio: Studio, page: Any) -> None:
     studio.open(page, f"/t/{table.token}")
 
 
+def _venture_with_seats(studio: Studio) -> Any:
+    """A Venture round under way: Ana bids on her own phone, the others share one."""
+    table = studio.table("venture", TRIO, actions=[{"type": "EnterSlug", "cards": [3, 7, 9, 10]}])
+    studio.store.take_seat(table.token, TRIO[0], "a-phone-of-her-own".ljust(64, "0"))
+    studio.act(table, {"type": "Bid", "player": TRIO[0], "card": 5})
+    return table
+
+
+@screen("screenshots/live-shared.png", scheme="dark")
+def live_shared(studio: Studio, page: Any) -> None:
+    table = _venture_with_seats(studio)
+    studio.open(page, f"/t/{table.token}")
+
+
+@screen("screenshots/live-takeover.png")
+def live_takeover(studio: Studio, page: Any) -> None:
+    table = _venture_with_seats(studio)
+    studio.open(page, f"/t/{table.token}")
+    page.get_by_role("button", name=TRIO[0], exact=False).first.click()
+    page.locator(".seat-confirm").wait_for()
+
+
 @screen("screenshots/autumn-leaves.png")
 def autumn_leaves(studio: Studio, page: Any) -> None:
     table = studio.table(
