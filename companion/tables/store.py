@@ -799,6 +799,23 @@ class Store:
                 if role == "host":
                     member.role = "host"
 
+    def seats_and_role(self, token: str, device: str | None) -> tuple[dict[str, str], str | None]:
+        """:meth:`seats` and :meth:`role_of` in one read (every board render asks both)."""
+        with self._read() as session:
+            row = self._row(session, token)
+            seats = {
+                s.seat: s.device
+                for s in session.scalars(select(SeatRow).where(SeatRow.table_id == row.id))
+            }
+            role = None
+            if device is not None:
+                role = session.scalar(
+                    select(MemberRow.role).where(
+                        MemberRow.table_id == row.id, MemberRow.device == device
+                    )
+                )
+            return seats, role
+
     def role_of(self, token: str, device: str) -> str | None:
         """``"host"``, ``"guest"`` or None for a browser that never opened the table."""
         with self._read() as session:

@@ -82,9 +82,9 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
         return SPECTATOR
     device = known_device()
     try:
-        held = store().seats(snap.table.token)
+        held, role = store().seats_and_role(snap.table.token, device)
     except NoSuchTable:
-        held = {}
+        held, role = {}, None
     mine = next((seat for seat, holder in held.items() if holder == device), None)
     if mine not in snap.table.players:
         mine = None
@@ -92,7 +92,7 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
         seat=mine,
         readonly=False,
         taken=frozenset(s for s in held if s != mine),
-        host=device is not None and is_host(snap.table.token),
+        host=role == "host",
     )
 
 
