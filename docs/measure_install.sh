@@ -28,7 +28,7 @@ timed() {  # timed NAME COMMAND: runs COMMAND in a fresh copy, prints the second
   (cd "$work/src" && HOME="$work/home" XDG_CACHE_HOME="$work/cache-$cache" bash -c "$*") \
     >"$work/$name.log" 2>&1 || { echo "$name: failed, see below"; tail -5 "$work/$name.log"; return 0; }
   end=$(date +%s.%N)
-  printf '%-28s %6.1f s\n' "$name" "$(echo "$end - $start" | bc)"
+  awk -v n="$name" -v s="$start" -v e="$end" 'BEGIN { printf "%-28s %6.1f s\n", n, e - s }'
 }
 
 mkdir -p "$work/home"
