@@ -7,6 +7,8 @@ must be entered: the secret bids and reveals do not depend on each other.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -92,3 +94,20 @@ def test_a_phone_that_taps_a_held_seat_is_asked_and_the_takeover_is_announced(
         "Ana's seat moved to another phone", timeout=SETTLE
     )
     assert live_server.store.snapshot(table.token).state.bid_of("Ana") is None
+
+
+def test_a_strangers_browser_finds_no_table_on_the_start_page(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server.url}/new/scorepad")
+    host.locator("input[name=player1]").fill("Ana")
+    host.locator("input[name=player2]").fill("Ben")
+    host.locator("input[name=title]").fill("Secret Friday")
+    host.get_by_role("button", name="Start the table").click()
+    expect(host).to_have_url(re.compile(r"/t/[\w-]+$"))
+    token = host.url.rsplit("/", 1)[1]
+    host.goto(f"{live_server.url}/")
+    expect(host.get_by_text("Secret Friday")).to_be_visible()
+    stranger = new_phone(color_scheme="dark")
+    stranger.goto(f"{live_server.url}/")
+    expect(stranger.get_by_text("No tables yet")).to_be_visible()
+    assert token not in stranger.content() and "Secret Friday" not in stranger.content()
