@@ -394,3 +394,23 @@ def test_play_again_keeps_every_phone_in_its_seat(store, new_client_phone):
     assert store.seats(new.token) == store.seats(table.token)
     assert set(phones) == set(store.seats(new.token))
     assert new.token in text(host.get("/"))  # on the host's start page, as host
+
+
+def test_the_host_deletes_a_table_and_its_phones_go_home(store, new_client_phone):
+    host = new_client_phone()
+    made = host.post("/new/scorepad", {"player1": "Ana", "player2": "Ben"}, htmx=False)
+    token = made.headers["Location"].rsplit("/", 1)[1]
+    guest = new_client_phone()
+    assert "Delete this table" in text(host.get(f"/t/{token}"))
+    assert "Delete this table" not in text(guest.get(f"/t/{token}"))
+    refused = guest.post(f"/t/{token}/delete", {"confirm": "yes"})
+    assert refused.status_code == 403
+    unconfirmed = host.post(f"/t/{token}/delete", {})
+    assert unconfirmed.status_code == 422
+    assert store.table(token).token == token
+    gone = host.post(f"/t/{token}/delete", {"confirm": "yes"})
+    assert gone.status_code == 204 and gone.headers["HX-Redirect"] == "/?deleted=1"
+    poll = guest.get(f"/t/{token}/poll?v=0", htmx=True)
+    assert poll.status_code == 404 and poll.headers["HX-Redirect"] == "/?gone=1"
+    assert "deleted it" in text(guest.get("/?gone=1"))
+    assert token not in text(host.get("/"))

@@ -254,7 +254,8 @@ def poll(token: str) -> Any:
     try:
         version = store().version(token)
     except NoSuchTable:
-        return Response(status=404)
+        # Deleted by its host (or never there): phones still showing it go home.
+        return Response(status=404, headers={"HX-Redirect": url_for("home.index", gone=1)})
     if (rematch := follow_url(token)) is not None:  # Play again: every phone follows
         return Response(status=204, headers={"HX-Redirect": rematch})
     if request.args.get("v") == str(version):
@@ -277,7 +278,7 @@ def view_poll(view_token: str) -> Any:
     try:
         table = store().table_by_view_token(view_token)
     except NoSuchTable:
-        return Response(status=404)
+        return Response(status=404, headers={"HX-Redirect": url_for("home.index", gone=1)})
     if (rematch := follow_url(view_token, spectator=True)) is not None:
         return Response(status=204, headers={"HX-Redirect": rematch})
     if request.args.get("v") == str(table.version):
@@ -375,6 +376,22 @@ def choose_seat(token: str) -> Any:
     if _is_htmx():
         return render_board(store().snapshot(token))
     return redirect(url_for("table.page", token=token), code=303)
+
+
+@bp.post("/t/<token>/delete")
+def delete(token: str) -> Any:
+    """The host deletes the table for everyone (its phones go to the start page)."""
+    snap = _snapshot(token)
+    if not viewer_for(snap).host:
+        message = "Only the phone that started this table can delete it. Nothing was deleted."
+        return render_board(snap, error=message, status=403)
+    if request.form.get("confirm") != "yes":
+        return render_board(snap, error="Tick the box to delete the table.", status=422)
+    store().delete_table(token)
+    target = url_for("home.index", deleted=1)
+    if _is_htmx():
+        return Response(status=204, headers={"HX-Redirect": target})
+    return redirect(target, code=303)
 
 
 # --- history, export, join ------------------------------------------------
