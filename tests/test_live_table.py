@@ -414,3 +414,15 @@ def test_the_host_deletes_a_table_and_its_phones_go_home(store, new_client_phone
     assert poll.status_code == 404 and poll.headers["HX-Redirect"] == "/?gone=1"
     assert "deleted it" in text(guest.get("/?gone=1"))
     assert token not in text(host.get("/"))
+
+
+def test_the_history_names_the_card_each_autumn_leaves_placement_put_down(store, phone):
+    table = store.create_table("autumn_leaves", ["Ana", "Ben", "Cy"], {}, seed=3)
+    store.act(table.token, 0, {"type": "Reveal", "cards": [["Ana", 10], ["Ben", 7], ["Cy", 4]]})
+    store.act(table.token, 1, {"type": "Reveal", "cards": [["Ana", 10], ["Ben", 9], ["Cy", 2]]})
+    state = store.snapshot(table.token).state
+    assert state.to_act == "Cy"
+    store.act(table.token, 2, {"type": "DiscardDraw", "player": "Cy"})
+    store.act(table.token, 3, {"type": "Place", "player": "Ben", "pile": "Ana"})
+    history = text(phone.get(f"/t/{table.token}/history"))
+    assert "Ben placed a 9 on Ana" in history
