@@ -101,9 +101,17 @@ def summary(state: venture.State) -> str:
 
 
 def describe(action: Mapping[str, Any]) -> str:
-    """One history line; never says which card a bid was (bids are secret)."""
+    """One history line. It names a bid's card only when the log shown holds
+    it: the viewer's projection (``companion.web.viewer``) turns every bid
+    still hidden from this phone into ``"hidden"``."""
     kind = action.get("type")
     player = str(action.get("player", "?"))
+    card = action.get("card")
+    known = isinstance(card, int) and not isinstance(card, bool)
+    if kind == "Bid" and known:
+        return f"{player} bid {cards.article(card)} {card}"
+    if kind == "ChangeBid" and known:
+        return f"{player} changed their bid to {cards.article(card)} {card}"
     if kind == "EnterSlug":
         shown = action.get("cards", [])
         listed = " ".join(str(c) for c in shown) if isinstance(shown, list) else "?"
