@@ -218,7 +218,7 @@ def test_history_describes_the_actions(phone, table):
     page = html(phone.get(f"/t/{table.token}/history"))
     assert "Revealed: Ana 10, Ben 9, Cy 2" in page
     assert "Cy discarded their card and drew" in page
-    assert "Ben placed their card on Ana's pile" in page
+    assert "Ben placed a 9 on Ana's pile" in page  # the card, read from the log
 
 
 def latest(page: str) -> list[str]:

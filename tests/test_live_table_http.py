@@ -16,6 +16,17 @@ from test_live_table import _VOLATILE
 pytestmark = pytest.mark.slow
 
 
+class FreshPhone(HttpPhone):
+    """An HTTP phone whose posts always open a new connection: a kept-alive
+    one the server has closed meanwhile (its keep-alive is seconds long, and
+    a busy machine can be slower) would fail the post, which is not retried."""
+
+    def request(self, method: str, path: str, form=None, htmx: bool = True):  # type: ignore[override]
+        if method != "GET":
+            self.close()
+        return super().request(method, path, form, htmx)
+
+
 def _steady(body: str, tokens: list[str]) -> str:
     for i, token in enumerate(tokens):
         body = body.replace(token, f"TOKEN{i}")
@@ -42,9 +53,9 @@ def _table(host: HttpPhone) -> tuple[str, str]:
 
 
 def _seen_by_others(url: str, card: int) -> dict[str, str]:
-    host = HttpPhone(url).open()
+    host = FreshPhone(url).open()
     token, view = _table(host)
-    ana, ben, snoop, shared = (HttpPhone(url).open() for _ in range(4))
+    ana, ben, snoop, shared = (FreshPhone(url).open() for _ in range(4))
     assert ana.post(f"/t/{token}/me", {"seat": "Ana"}).status == 200
     assert ben.post(f"/t/{token}/me", {"seat": "Ben"}).status == 200
     bid = ana.post(
@@ -85,10 +96,10 @@ def test_no_answer_to_another_phone_depends_on_the_hidden_bid(tmp_path):
 def test_a_strangers_start_page_holds_no_table_address(tmp_path):
     served = serve("gunicorn", tmp_path, f"sqlite:///{tmp_path / 'start.sqlite3'}")
     try:
-        host = HttpPhone(served.url).open()
+        host = FreshPhone(served.url).open()
         token, view = _table(host)
         assert token in host.request("GET", "/", htmx=False).body
-        stranger = HttpPhone(served.url).open()
+        stranger = FreshPhone(served.url).open()
         page = stranger.request("GET", "/", htmx=False).body
         achievements = stranger.request("GET", "/achievements", htmx=False).body
     finally:
