@@ -350,6 +350,14 @@ class Store:
             self.engine.dialect.paramstyle, "?"
         )
         self._version_sql = f"SELECT version FROM tables WHERE token = {marker}"
+        # Every board render asks who holds which seat and what this browser
+        # is: one indexed statement, straight to the driver like the version.
+        self._viewer_sql = (
+            "SELECT 'seat', s.seat, s.device FROM seats s JOIN tables t ON t.id = s.table_id"
+            f" WHERE t.token = {marker}"
+            " UNION ALL SELECT 'role', m.role, m.device FROM members m"
+            f" JOIN tables t ON t.id = m.table_id WHERE t.token = {marker} AND m.device = {marker}"
+        )
 
     # sessions
 
@@ -800,21 +808,25 @@ class Store:
                     member.role = "host"
 
     def seats_and_role(self, token: str, device: str | None) -> tuple[dict[str, str], str | None]:
-        """:meth:`seats` and :meth:`role_of` in one read (every board render asks both)."""
-        with self._read() as session:
-            row = self._row(session, token)
-            seats = {
-                s.seat: s.device
-                for s in session.scalars(select(SeatRow).where(SeatRow.table_id == row.id))
-            }
-            role = None
-            if device is not None:
-                role = session.scalar(
-                    select(MemberRow.role).where(
-                        MemberRow.table_id == row.id, MemberRow.device == device
-                    )
-                )
-            return seats, role
+        """:meth:`seats` and :meth:`role_of` in one read (every board render asks both).
+
+        Straight to the driver: through the ORM these three lookups cost more
+        than rendering the board (about 1.8 ms against 20 us).
+        """
+        _check_token(token)
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(self._viewer_sql, (token, token, device or ""))
+                rows = cursor.fetchall()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()
+        seats = {name: holder for kind, name, holder in rows if kind == "seat"}
+        role = next((name for kind, name, _ in rows if kind == "role"), None)
+        return seats, role
 
     def role_of(self, token: str, device: str) -> str | None:
         """``"host"``, ``"guest"`` or None for a browser that never opened the table."""
