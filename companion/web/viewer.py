@@ -65,12 +65,10 @@ class Viewer:
         return (self.seat, self.readonly, self.taken, self.host)
 
     def may_enter_for(self, player: str) -> bool:
-        """Whether this browser may make or take back ``player``'s own hidden entry."""
-        if self.readonly:
-            return False
-        if self.seat is not None:
-            return player == self.seat or player not in self.taken
-        return player not in self.taken
+        """Whether this browser may make or take back ``player``'s own hidden entry:
+        its own seat, or a seat no phone holds (a shared phone, or "enter for
+        the others"); never a seat another phone holds, never from a spectator."""
+        return not self.readonly and player not in self.taken
 
 
 SPECTATOR = Viewer(seat=None, readonly=True, taken=frozenset())
