@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from threading import Lock
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -39,6 +39,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     UniqueConstraint,
     create_engine,
     event,
@@ -951,7 +952,7 @@ class Store:
             session.flush()
             if records:  # one executemany through Core: the ORM's bulk path costs 5x
                 session.execute(
-                    insert(EventRow.__table__),
+                    insert(cast(Table, EventRow.__table__)),
                     [{**r, "table_id": row.id, "created_at": now} for r in records],
                 )
             log = [Event(r["seq"], r["kind"], r["payload"], r["seat"], now) for r in records]

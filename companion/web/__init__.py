@@ -210,7 +210,7 @@ def init_web(app: Flask) -> None:
     # Phones poll every 2 s: re-signing and re-sending the session cookie on
     # each poll costs time and bytes for nothing (it is sent when it changes).
     app.config["SESSION_REFRESH_EACH_REQUEST"] = False
-    for key, value in (
+    defaults: tuple[tuple[str, object], ...] = (
         # The per-client limits (see ratelimit.py) are on, except in the test
         # suite's app, whose tests make dozens of tables from one address.
         ("LEAFPILE_RATE_LIMITS", not app.testing),
@@ -224,8 +224,9 @@ def init_web(app: Flask) -> None:
         ("COMPRESS_ALGORITHM", ["br", "gzip"]),
         ("COMPRESS_ALGORITHM_STREAMING", ["br", "deflate"]),
         ("COMPRESS_MIMETYPES", _COMPRESSED_TYPES),
-    ):
-        app.config.setdefault(key, value)
+    )
+    for name, setting in defaults:
+        app.config.setdefault(name, setting)
     games.load()
     screens.load()
     csrf.init_app(app)
