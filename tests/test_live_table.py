@@ -426,3 +426,8 @@ def test_the_history_names_the_card_each_autumn_leaves_placement_put_down(store,
     store.act(table.token, 3, {"type": "Place", "player": "Ben", "pile": "Ana"})
     history = text(phone.get(f"/t/{table.token}/history"))
     assert "Ben placed a 9 on Ana" in history
+
+
+def test_the_start_page_is_never_kept_by_a_cache(phone):
+    # It lists this browser's own tables.
+    assert phone.get("/").headers["Cache-Control"] == "no-store"

@@ -103,7 +103,8 @@ def _security_headers(response: Any) -> Any:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    if request.headers.get("HX-Request"):
+    # Pages differ per browser (its own tables, its seat): no shared cache keeps one.
+    if request.headers.get("HX-Request") or response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
     response.vary.add("HX-Request")
     return response
