@@ -431,3 +431,19 @@ def test_the_history_names_the_card_each_autumn_leaves_placement_put_down(store,
 def test_the_start_page_is_never_kept_by_a_cache(phone):
     # It lists this browser's own tables.
     assert phone.get("/").headers["Cache-Control"] == "no-store"
+
+
+def test_records_link_a_finished_table_only_for_browsers_that_had_it(store, new_client_phone):
+    host = new_client_phone()
+    made = host.post("/new/scorepad", {"player1": "Ana", "player2": "Ben"}, htmx=False)
+    table = store.table(made.headers["Location"].rsplit("/", 1)[1])
+    store.act(table.token, 0, {"type": "AddRound", "scores": [3, 1]})
+    store.act(table.token, 1, {"type": "Finish"})
+    index = text(host.get("/records"))
+    player = re.search(r'href="(/records/player/[^"]+)"', index)
+    assert player, index[:500]
+    assert table.view_token in text(host.get(player.group(1)))
+    stranger = new_client_phone()
+    page = text(stranger.get(player.group(1)))
+    assert table.title in page  # the game is counted and named...
+    assert table.view_token not in page and table.token not in page  # ...not linked

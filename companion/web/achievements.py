@@ -21,6 +21,7 @@ from companion.tables.results import ResultRow, ensure_backfilled
 from companion.tables.store import Store, TableRow
 
 from . import store
+from .viewer import my_tables
 
 bp = Blueprint("achievements", __name__)
 
@@ -76,4 +77,5 @@ def page() -> Any:
         groups=groups,
         done=done,
         total=len(nw.ACHIEVEMENTS),
+        mine=my_tables(),
     )

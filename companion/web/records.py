@@ -36,7 +36,7 @@ from companion.tables.store import MAX_NAME_LENGTH, plain_text
 
 from . import store
 from .charts import line_chart
-from .viewer import known_device
+from .viewer import known_device, my_tables
 
 bp = Blueprint("records", __name__)
 
@@ -196,6 +196,7 @@ def player(key: str) -> Any:
         chart=chart,
         game_title=game_title,
         recent=list(reversed(record.lines))[:50],
+        mine=my_tables(),
     )
 
 

@@ -106,6 +106,17 @@ def is_host(token: str) -> bool:
         return False
 
 
+def my_tables() -> frozenset[str]:
+    """The addresses (player and spectator tokens) of the tables this browser
+    started or opened: pages that list tables of the whole server (records,
+    achievements) link only to these (LT2)."""
+    device = known_device()
+    if device is None:
+        return frozenset()
+    tables = store().tables_of(device, limit=10_000)
+    return frozenset(t.token for t in tables) | frozenset(t.view_token for t in tables)
+
+
 # --- what stays hidden ------------------------------------------------------
 
 # The hidden entries of a table version, per process (cheap to rebuild: one
