@@ -111,18 +111,8 @@ def start_server(
         command, cwd=ROOT, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=open(instance / "gunicorn.log", "wb"),  # noqa: SIM115
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit((instance / "gunicorn.log").read_text()[-3000:])
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return process, port
-        except OSError:
-            time.sleep(0.1)
-    stop_server(process)
-    raise SystemExit("gunicorn did not start within 30 s")
+    wait_until_up(process, port, instance, 30, "gunicorn")
+    return process, port
 
 
 def start_deploy(
@@ -141,18 +131,26 @@ def start_deploy(
         ["bash", str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=open(instance / "gunicorn.log", "wb"),  # noqa: SIM115
     )  # fmt: skip
-    deadline = time.monotonic() + 60
+    wait_until_up(process, port, instance, 60, "deploy/serve")
+    return process, port
+
+
+def wait_until_up(
+    process: subprocess.Popen[bytes], port: int, instance: Path, seconds: int, what: str
+) -> None:
+    """Wait for /healthz to answer; stop with the server's log if it dies or never answers."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit((instance / "gunicorn.log").read_text()[-3000:])
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
                 if r.status == 200:
-                    return process, port
+                    return
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.1)
     stop_server(process)
-    raise SystemExit("deploy/serve did not start within 60 s")
+    raise SystemExit(f"{what} did not start within {seconds} s")
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:

@@ -183,17 +183,8 @@ def aliases(session: Session) -> dict[str, str]:
 
 def resolve(name: str, names: dict[str, str]) -> tuple[str, str]:
     """(key, shown name) for a typed name, following merges (a few hops at most)."""
-    key = name_key(name)
-    shown = name
-    for _ in range(8):
-        if key not in names:
-            break
-        shown = names[key]
-        new_key = name_key(shown)
-        if new_key == key:
-            break
-        key = new_key
-    return key, shown
+    key, merged = resolve_key(name_key(name), names)
+    return key, name if merged is None else merged
 
 
 def result_lines(
