@@ -75,6 +75,9 @@ def client(app):
     return app.test_client()
 
 
+TABLE_WRITE = re.compile(r"/t/([A-Za-z0-9_-]+)/(?:act|undo|redo)$")
+
+
 class Phone:
     """A test-client phone: keeps its cookies and its CSRF token."""
 
@@ -85,12 +88,21 @@ class Phone:
         match = CSRF_RE.search(page.get_data(as_text=True))
         assert match, "the home page carries a CSRF token"
         self.csrf = match.group(1)
+        self.declared: set[str] = set()
+        self.declare_shared = True
 
     def get(self, url: str, *, htmx: bool = False, **kwargs):
         headers = {"HX-Request": "true"} if htmx else {}
         return self.client.get(url, headers=headers, **kwargs)
 
     def post(self, url: str, data: dict[str, Any] | None = None, *, htmx: bool = True, **kw):
+        # A phone says who it is before it enters anything (LT3); a test phone
+        # that has not (no sit(), no choice) is the table's shared phone, as
+        # a person would tap "Passed around the table".
+        found = TABLE_WRITE.match(url)
+        if found and found[1] not in self.declared and self.declare_shared:
+            self.declared.add(found[1])
+            self.post(f"/t/{found[1]}/me", {"mode": "shared"})
         form = {"csrf_token": self.csrf, **(data or {})}
         headers = {"HX-Request": "true"} if htmx else {}
         return self.client.post(url, data=form, headers=headers, **kw)
@@ -103,9 +115,17 @@ class Phone:
         data = {"action": action, "version": str(version), **fields}
         return self.post(f"/t/{token}/act", data)
 
-    def sit(self, table: TableView | str, seat: str):
+    def sit(self, table: TableView | str, seat: str, **fields: str):
         token = table if isinstance(table, str) else table.token
-        return self.post(f"/t/{token}/me", {"seat": seat})
+        answer = self.post(f"/t/{token}/me", {"seat": seat, **fields})
+        if answer.status_code == 200:
+            self.declared.add(token)
+        return answer
+
+    def undecided(self) -> Phone:
+        """This phone enters nothing until it says who it is (as a real one)."""
+        self.declare_shared = False
+        return self
 
 
 @pytest.fixture

@@ -48,6 +48,22 @@
     if (poller) window.htmx.trigger(poller, "wake");
   });
 
+  // Every tap carries an id, so a tap that reaches the server twice (a
+  // retry, a double tap, a proxy's retry) is entered once. getRandomValues
+  // works on plain http:// (randomUUID needs a secure context).
+  function newTapId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    if (detail.verb === "get" || detail.parameters.tap) return;
+    detail.parameters.tap = newTapId();
+  });
+
   // Ask before a destructive button (data-confirm), without inline script.
   document.addEventListener("submit", function (event) {
     var button = event.submitter;

@@ -37,6 +37,7 @@ from sqlalchemy import (
     JSON,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
@@ -44,6 +45,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -66,6 +68,9 @@ STALE_MESSAGE = (
 )
 # How long a device id stays linked to a table with no visit (the start page list).
 MEMBER_ROLES = ("host", "guest")
+# What a browser without a seat may say it is (see MemberRow.mode).
+PHONE_MODES = ("shared", "watching")
+TAP_ID_LENGTH = 40
 
 
 class Base(DeclarativeBase):
@@ -101,6 +106,15 @@ class EventRow(Base):
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     seat: Mapped[str | None] = mapped_column(String(MAX_NAME_LENGTH * 4), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+    # The phone (sha256 of its device id) that made the entry: a hidden entry
+    # is shown back only to that phone (LT3). Never exported.
+    device: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The id the phone gave the tap, so a tap sent twice is entered once.
+    tap: Mapped[str | None] = mapped_column(String(TAP_ID_LENGTH), nullable=True)
+
+
+# A unique index, not a constraint: an index can be added to an existing database.
+Index("one_event_per_tap", EventRow.table_id, EventRow.tap, unique=True)
 
 
 class SeatRow(Base):
@@ -127,6 +141,13 @@ class MemberRow(Base):
     device: Mapped[str] = mapped_column(String(64), index=True)
     role: Mapped[str] = mapped_column(String(8))
     seen_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+    # What this browser said it is when it holds no seat: "shared" (passed
+    # around the table), "watching", or None (not said yet: it enters nothing).
+    mode: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # The seat another phone took over from this browser, and the seat that
+    # phone held before (None: it held none), until this browser chooses again.
+    lost_seat: Mapped[str | None] = mapped_column(String(MAX_NAME_LENGTH * 4), nullable=True)
+    lost_to: Mapped[str | None] = mapped_column(String(MAX_NAME_LENGTH * 4), nullable=True)
 
 
 class JoinCodeRow(Base):
@@ -174,6 +195,22 @@ class SeatTaken(TableError):
     """The seat is held by another phone: taking it over must be asked for."""
 
 
+class SeatHasEntry(SeatTaken):
+    """The seat is free, but another phone entered its hidden entry: taking
+    the seat takes that entry back, so it must be asked for too."""
+
+
+class AlreadyEntered(TableError):
+    """A tap whose id the log already holds: it was entered once, not again."""
+
+
+ALREADY_ENTERED_MESSAGE = (
+    "That tap had already reached the table and was entered once; it was not entered again"
+)
+# A tap id: what a phone's script makes (a random UUID or similar).
+TAP_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+
+
 # --- read models ----------------------------------------------------------
 
 
@@ -185,6 +222,7 @@ class Event:
     seat: str | None
     created_at: datetime
     undone: bool = False  # an action later taken back (and not redone)
+    device: str | None = None  # the phone that made it (a hash; never shown or exported)
 
 
 @dataclass(frozen=True)
@@ -221,6 +259,28 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class ViewerFacts:
+    """What the database knows of one browser at one table."""
+
+    seats: dict[str, str]  # player name -> device hash of the phone holding it
+    role: str | None  # "host", "guest", or None (never opened the table)
+    mode: str | None  # "shared", "watching", or None (see MemberRow.mode)
+    lost_seat: str | None  # a seat another phone took from this one
+    lost_to: str | None  # the seat that phone held before, if any
+
+
+def entry_maker(snap: Snapshot, player: str) -> str | None:
+    """The phone that made ``player``'s latest entry that still counts (a
+    hidden bid or card, when the round is open), or None if unknown."""
+    kind = snap.table.kind
+    for ev in reversed(snap.events):
+        counts = ev.kind == "action" and not ev.undone and ev.payload is not None
+        if counts and player in kind.personal(ev.payload or {}):
+            return ev.device
+    return None
+
+
+@dataclass(frozen=True)
 class LogResolution:
     """What a log adds up to: the actions that count, the redo stack, the
     seqs of actions that do not count now, and how many of the counting
@@ -232,19 +292,30 @@ class LogResolution:
     floor: int
 
 
+def undo_size(payload: Mapping[str, Any] | None) -> int:
+    """How many actions one undo event takes back: one, or every entry of
+    the secret round it reopens (LT4)."""
+    entries = (payload or {}).get("entries", 1)
+    return (
+        entries if isinstance(entries, int) and not isinstance(entries, bool) and entries > 0 else 1
+    )
+
+
 def resolve_log(events: Sequence[Event]) -> LogResolution:
     """Resolve undo, redo and seat takeovers over a table's log."""
     done: list[tuple[int, dict[str, Any]]] = []
-    redo: list[tuple[int, dict[str, Any]]] = []
+    redo: list[list[tuple[int, dict[str, Any]]]] = []  # what each undo took back
     floor = 0
     for ev in events:
         if ev.kind == "action" and ev.payload is not None:
             done.append((ev.seq, ev.payload))
             redo.clear()
         elif ev.kind == "undo" and len(done) > floor:
-            redo.append(done.pop())
+            size = min(undo_size(ev.payload), len(done) - floor)
+            redo.append(done[-size:])
+            del done[-size:]
         elif ev.kind == "redo" and redo:
-            done.append(redo.pop())
+            done.extend(redo.pop())
         elif ev.kind == "seat":
             # A seat moved to another phone, taking back what the seat had
             # hidden. Nothing before it can be undone or redone: an undo
@@ -264,7 +335,41 @@ def resolve_log(events: Sequence[Event]) -> LogResolution:
         for ev in events
         if ev.kind == "action" and ev.payload is not None and ev.seq not in counting
     }
-    return LogResolution([a for _, a in done], [a for _, a in redo], undone, floor)
+    redoable = [a for group in redo for _, a in reversed(group)]
+    return LogResolution([a for _, a in done], redoable, undone, floor)
+
+
+def reopened_round(snap: Snapshot) -> dict[str, Any] | None:
+    """The payload of an undo made now: None to take back the last entry
+    alone, or ``{"type": "ReopenRound", "entries": n}`` when the last entry
+    completed a secret round (LT4).
+
+    Undoing only the entry that revealed a round would let its maker see
+    every bid and then bid again while the others' revealed bids stand. So
+    the undo takes back every entry of that round, everyone enters again,
+    and the log says so. A round a seat takeover cut in two cannot be
+    reopened: its entries before the takeover cannot be undone (LT1).
+    """
+    kind = snap.table.kind
+    if not snap.actions:
+        return None
+    states = [kind.new_state(snap.table.players, snap.table.options, snap.table.seed)]
+    for action in snap.actions:
+        states.append(kind.apply(states[-1], action))
+    last = len(snap.actions) - 1
+    key = kind.open_round(states[last])
+    if key is None or kind.open_round(states[last + 1]) == key:
+        return None
+    floor = resolve_log(snap.events).floor
+    start = last
+    while start > 0 and kind.open_round(states[start - 1]) == key:
+        start -= 1
+    if start < floor:
+        raise TableError(
+            "that undo would reopen the round just revealed, but a seat moved to another "
+            "phone during that round, so the round stays as it was revealed"
+        )
+    return {"type": "ReopenRound", "entries": last - start + 1}
 
 
 def effective_actions(
@@ -329,6 +434,27 @@ def _create_schema(engine: Engine) -> None:
             if engine.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
             Base.metadata.create_all(conn)
+            _add_missing_columns(conn)
+
+
+def _add_missing_columns(conn: Any) -> None:
+    """Bring a database made by an earlier version up to this schema.
+
+    Every column added since the first release is nullable, so adding it to
+    an existing table is one ALTER TABLE; new indexes are created if absent.
+    """
+    inspector = inspect(conn)
+    for table in Base.metadata.sorted_tables:
+        if not inspector.has_table(table.name):
+            continue
+        present = {column["name"] for column in inspector.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in present:
+                assert column.nullable, f"{table.name}.{column.name} must be nullable to add"
+                kind = column.type.compile(dialect=conn.dialect)
+                conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}")
+        for index in table.indexes:
+            index.create(conn, checkfirst=True)
 
 
 class Store:
@@ -354,10 +480,11 @@ class Store:
         # Every board render asks who holds which seat and what this browser
         # is: one indexed statement, straight to the driver like the version.
         self._viewer_sql = (
-            "SELECT 'seat', s.seat, s.device FROM seats s JOIN tables t ON t.id = s.table_id"
-            f" WHERE t.token = {marker}"
-            " UNION ALL SELECT 'role', m.role, m.device FROM members m"
-            f" JOIN tables t ON t.id = m.table_id WHERE t.token = {marker} AND m.device = {marker}"
+            "SELECT 'seat', s.seat, s.device, NULL, NULL, NULL FROM seats s"
+            f" JOIN tables t ON t.id = s.table_id WHERE t.token = {marker}"
+            " UNION ALL SELECT 'role', m.role, m.device, m.mode, m.lost_seat, m.lost_to"
+            f" FROM members m JOIN tables t ON t.id = m.table_id"
+            f" WHERE t.token = {marker} AND m.device = {marker}"
         )
 
     # sessions
@@ -495,7 +622,7 @@ class Store:
             self._remember(snap)
             return snap
         events = [
-            Event(e.seq, e.kind, e.payload, e.seat, e.created_at)
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device)
             for e in session.scalars(
                 select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.seq)
             )
@@ -504,7 +631,9 @@ class Store:
         view = _view(row)
         state = replay(view, resolved.actions)
         events = [
-            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in resolved.undone)
+            Event(
+                e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in resolved.undone, e.device
+            )
             for e in events
         ]
         snap = Snapshot(
@@ -547,7 +676,9 @@ class Store:
         state = base.state
         for payload in plain:
             state = kind.apply(state, payload)
-        added = tuple(Event(e.seq, e.kind, e.payload, e.seat, e.created_at) for e in newer)
+        added = tuple(
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device) for e in newer
+        )
         return Snapshot(
             _view(row),
             state,
@@ -585,7 +716,14 @@ class Store:
     # writes
 
     def act(
-        self, token: str, expected_version: int, action: Mapping[str, Any], seat: str | None = None
+        self,
+        token: str,
+        expected_version: int,
+        action: Mapping[str, Any],
+        seat: str | None = None,
+        *,
+        device: str | None = None,
+        tap: str | None = None,
     ) -> Snapshot:
         """Append one action if it is legal now; raise without writing if not."""
         try:
@@ -593,13 +731,31 @@ class Store:
             payload = json.loads(json.dumps(dict(action)))
         except (TypeError, ValueError) as exc:
             raise TableError(f"this action cannot be recorded: {exc}") from exc
-        return self._append(token, expected_version, "action", payload, seat)
+        return self._append(token, expected_version, "action", payload, seat, device, tap)
 
-    def undo(self, token: str, expected_version: int, seat: str | None = None) -> Snapshot:
-        return self._append(token, expected_version, "undo", None, seat)
+    def undo(
+        self,
+        token: str,
+        expected_version: int,
+        seat: str | None = None,
+        *,
+        device: str | None = None,
+        tap: str | None = None,
+    ) -> Snapshot:
+        """Take back the last entry; an entry that revealed a secret round
+        takes back the whole round instead (LT4: see :func:`reopened_round`)."""
+        return self._append(token, expected_version, "undo", None, seat, device, tap)
 
-    def redo(self, token: str, expected_version: int, seat: str | None = None) -> Snapshot:
-        return self._append(token, expected_version, "redo", None, seat)
+    def redo(
+        self,
+        token: str,
+        expected_version: int,
+        seat: str | None = None,
+        *,
+        device: str | None = None,
+        tap: str | None = None,
+    ) -> Snapshot:
+        return self._append(token, expected_version, "redo", None, seat, device, tap)
 
     def _append(
         self,
@@ -608,7 +764,10 @@ class Store:
         kind: str,
         payload: dict[str, Any] | None,
         seat: str | None,
+        device: str | None = None,
+        tap: str | None = None,
     ) -> Snapshot:
+        tap = tap if tap and TAP_ID.fullmatch(tap) else None
         try:
             with self._write() as session:
                 row = session.scalar(
@@ -616,6 +775,10 @@ class Store:
                 )
                 if row is None:
                     raise NoSuchTable("there is no table at this address")
+                if tap is not None and session.scalar(
+                    select(EventRow.seq).where(EventRow.table_id == row.id, EventRow.tap == tap)
+                ):
+                    raise AlreadyEntered(ALREADY_ENTERED_MESSAGE)
                 before = self._cached(row.token, row.version) or self._rebuild(session, row)
                 if row.version != expected_version and not self._commutes(
                     session, row, before, expected_version, kind, payload
@@ -630,6 +793,8 @@ class Store:
                         raise TableError(str(exc)) from exc
                 elif kind == "undo" and not before.can_undo:
                     raise NothingToUndo("there is nothing to undo")
+                elif kind == "undo":
+                    payload = reopened_round(before)
                 elif kind == "redo" and not before.can_redo:
                     raise NothingToUndo("there is nothing to redo")
                 row.version += 1
@@ -641,12 +806,15 @@ class Store:
                     payload=payload,
                     seat=(plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None,
                     created_at=_now(),
+                    device=device,
+                    tap=tap,
                 )
                 session.add(new_event)
                 session.flush()
-                if payload is None:  # undo or redo: replay the log
+                if kind != "action":  # undo or redo: replay the log
                     after = self._rebuild(session, row)
                 else:
+                    assert payload is not None
                     # A plain action extends the previous snapshot: no replay needed.
                     after = Snapshot(
                         _view(row),
@@ -654,17 +822,44 @@ class Store:
                         (*before.actions, payload),
                         (
                             *before.events,
-                            Event(row.version, kind, payload, new_event.seat, new_event.created_at),
+                            Event(
+                                row.version,
+                                kind,
+                                payload,
+                                new_event.seat,
+                                new_event.created_at,
+                                device=device,
+                            ),
                         ),
                         can_undo=True,
                         can_redo=False,
                     )
                     self._remember(after)
                 results.record(session, before, after)  # a finished game's rows (issue 13)
-        except (IntegrityError, OperationalError) as exc:
-            # Another writer got this version first (or held the lock too long).
+        except IntegrityError as exc:
+            # Another writer got this version first; or the same tap arrived
+            # twice at once and the other copy was entered (the unique index).
+            if tap is not None and self._tap_entered(token, tap):
+                raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
+            raise StaleVersion(STALE_MESSAGE) from exc
+        except OperationalError as exc:
+            # The database lock was held too long: nothing was written.
             raise StaleVersion(STALE_MESSAGE) from exc
         return after
+
+    def _tap_entered(self, token: str, tap: str) -> bool:
+        with self._read() as session:
+            row = self._row(session, token)
+            found = session.scalar(
+                select(EventRow.seq).where(EventRow.table_id == row.id, EventRow.tap == tap)
+            )
+            return found is not None
+
+    def tap_entered(self, token: str, tap: str) -> bool:
+        """Whether a tap with this id is in the table's log (a retry's truthful answer)."""
+        if not TAP_ID.fullmatch(tap or ""):
+            return False
+        return self._tap_entered(token, tap)
 
     def _commutes(
         self,
@@ -701,7 +896,7 @@ class Store:
         if cached is not None:
             return cached.state
         events = [
-            Event(e.seq, e.kind, e.payload, e.seat, e.created_at)
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device)
             for e in session.scalars(
                 select(EventRow)
                 .where(EventRow.table_id == row.id, EventRow.seq <= version)
@@ -733,11 +928,16 @@ class Store:
         """Bind ``seat`` to ``device`` (a phone holds one seat a table).
 
         A seat held by another phone is refused with :class:`SeatTaken`
-        unless ``take_over``; a takeover is logged as a ``seat`` event (every
-        phone sees it and the history says so) carrying the game action that
-        takes back what the seat had hidden: ``withdraw(state, seat)`` returns
-        it, or None. Returns True when the log changed.
+        unless ``take_over``; so is a free seat whose hidden entry another
+        phone made (:class:`SeatHasEntry`: a shared phone entered it). Either
+        claim is logged as a ``seat`` event that every phone sees, carrying
+        the game action that takes back the seat's hidden entry
+        (``withdraw(state, seat)``, None when there is none), so the new
+        phone never learns it (LT1, LT3). The phone that lost the seat is
+        told by whom, and the host role follows its seat (LT5). Returns True
+        when the log changed.
         """
+        withdraw = withdraw or (lambda state, player: None)
         with self._write() as session:
             row = session.scalar(select(TableRow).where(TableRow.token == token).with_for_update())
             if row is None or not secrets.compare_digest(row.token, token):
@@ -749,16 +949,34 @@ class Store:
             )
             if held is not None and held.device == device:
                 return False
-            session.query(SeatRow).filter_by(table_id=row.id, device=device).delete()
+            before = self._cached(row.token, row.version) or self._rebuild(session, row)
+            action = withdraw(before.state, seat)
+            if action is not None and entry_maker(before, seat) == device:
+                action = None  # this phone made the seat's hidden entry itself
+            if held is not None and not take_over:
+                raise SeatTaken(f"{seat}'s seat is held by another phone")
+            if held is None and action is not None and not take_over:
+                raise SeatHasEntry(f"{seat}'s hidden entry was made on another phone")
+            mine = session.scalar(
+                select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.device == device)
+            )
+            previous_seat = mine.seat if mine is not None else None
+            if mine is not None:
+                session.delete(mine)
+                session.flush()
+            claimer = self._member(session, row.id, device)
+            claimer.mode, claimer.lost_seat, claimer.lost_to = None, None, None
             if held is None:
                 session.add(SeatRow(table_id=row.id, seat=seat, device=device))
+            else:
+                loser = self._member(session, row.id, held.device)
+                loser.lost_seat, loser.lost_to = seat, previous_seat
+                if loser.role == "host":  # the host role follows the host's seat
+                    loser.role, claimer.role = "guest", "host"
+                held.device = device
+                held.claimed_at = _now()
+            if held is None and action is None:
                 return False
-            if not take_over:
-                raise SeatTaken(f"{seat}'s seat is held by another phone")
-            held.device = device
-            held.claimed_at = _now()
-            before = self._cached(row.token, row.version) or self._rebuild(session, row)
-            action = withdraw(before.state, seat) if withdraw is not None else None
             row.version += 1
             row.updated_at = _now()
             session.add(
@@ -767,17 +985,29 @@ class Store:
                     seq=row.version,
                     kind="seat",
                     payload={"type": "SeatTakenOver", "seat": seat, "action": action},
-                    seat=seat,
+                    seat=previous_seat,
                     created_at=_now(),
+                    device=device,
                 )
             )
             session.flush()
             self._rebuild(session, row)
             return True
 
+    @staticmethod
+    def _member(session: Session, table_id: int, device: str) -> MemberRow:
+        member = session.scalar(
+            select(MemberRow).where(MemberRow.table_id == table_id, MemberRow.device == device)
+        )
+        if member is None:
+            member = MemberRow(table_id=table_id, device=device, role="guest")
+            session.add(member)
+        return member
+
     def carry_over(self, old_token: str, new_token: str) -> None:
         """A rematch keeps the table's phones: every seat a phone held and every
-        browser that had the old table (its role too) come to the new one."""
+        browser that had the old table (its role and what it said it is) come
+        to the new one."""
         with self._write() as session:
             old, new = self._row(session, old_token), self._row(session, new_token)
             players = set((new.setup or {}).get("players", ()))
@@ -785,16 +1015,48 @@ class Store:
                 if seat.seat in players:
                     session.add(SeatRow(table_id=new.id, seat=seat.seat, device=seat.device))
             for member in session.scalars(select(MemberRow).where(MemberRow.table_id == old.id)):
-                session.add(MemberRow(table_id=new.id, device=member.device, role=member.role))
+                session.add(
+                    MemberRow(
+                        table_id=new.id, device=member.device, role=member.role, mode=member.mode
+                    )
+                )
 
-    def leave_seat(self, token: str, device: str) -> None:
-        """This phone holds no seat at the table any more (a shared phone)."""
+    def set_mode(self, token: str, device: str, mode: str) -> None:
+        """This phone holds no seat and says what it is instead: passed around
+        the table (``"shared"``) or ``"watching"``."""
+        if mode not in PHONE_MODES:
+            raise TableError(f"a phone is a player, shared or watching, not {_clip(mode, 20)!r}")
         with self._write() as session:
             row = self._row(session, token)
             session.query(SeatRow).filter_by(table_id=row.id, device=device).delete()
+            member = self._member(session, row.id, device)
+            member.mode, member.lost_seat, member.lost_to = mode, None, None
+
+    def leave_seat(self, token: str, device: str) -> None:
+        """This phone holds no seat at the table any more (a shared phone)."""
+        self.set_mode(token, device, "shared")
+
+    def hand_host(self, token: str, device: str, seat: str) -> None:
+        """The host (``device``) makes the phone holding ``seat`` the host (LT5)."""
+        with self._write() as session:
+            row = self._row(session, token)
+            me = self._member(session, row.id, device)
+            if me.role != "host":
+                raise TableError("only the host's phone can hand the host role on")
+            holder = session.scalar(
+                select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.seat == seat)
+            )
+            if holder is None:
+                raise TableError(f"{_clip(seat, 40)}'s seat is on no phone, so it cannot be host")
+            if holder.device == device:
+                return
+            me.role = "guest"
+            self._member(session, row.id, holder.device).role = "host"
 
     def remember_member(self, token: str, device: str, role: str = "guest") -> None:
-        """Link a browser to a table it created or opened (idempotent)."""
+        """Link a browser to a table it created or opened (idempotent). The
+        browser that creates a table starts as the table's shared phone: it
+        typed everyone's names and may enter for anybody without a phone."""
         assert role in MEMBER_ROLES
         with self._write() as session:
             row = self._row(session, token)
@@ -802,16 +1064,18 @@ class Store:
                 select(MemberRow).where(MemberRow.table_id == row.id, MemberRow.device == device)
             )
             if member is None:
-                session.add(MemberRow(table_id=row.id, device=device, role=role))
+                mode = "shared" if role == "host" else None
+                session.add(MemberRow(table_id=row.id, device=device, role=role, mode=mode))
             else:
                 member.seen_at = _now()
                 if role == "host":
                     member.role = "host"
 
-    def seats_and_role(self, token: str, device: str | None) -> tuple[dict[str, str], str | None]:
-        """:meth:`seats` and :meth:`role_of` in one read (every board render asks both).
+    def viewer_facts(self, token: str, device: str | None) -> ViewerFacts:
+        """Who holds which seat, and this browser's role, mode and lost seat,
+        in one read (every board render asks).
 
-        Straight to the driver: through the ORM these three lookups cost more
+        Straight to the driver: through the ORM these lookups cost more
         than rendering the board (about 1.8 ms against 20 us).
         """
         _check_token(token)
@@ -825,9 +1089,16 @@ class Store:
                 cursor.close()
         finally:
             connection.close()
-        seats = {name: holder for kind, name, holder in rows if kind == "seat"}
-        role = next((name for kind, name, _ in rows if kind == "role"), None)
-        return seats, role
+        seats = {row[1]: row[2] for row in rows if row[0] == "seat"}
+        member = next((row for row in rows if row[0] == "role"), None)
+        if member is None:
+            return ViewerFacts(seats, None, None, None, None)
+        return ViewerFacts(seats, member[1], member[3], member[4], member[5])
+
+    def seats_and_role(self, token: str, device: str | None) -> tuple[dict[str, str], str | None]:
+        """:meth:`seats` and :meth:`role_of` in one read."""
+        facts = self.viewer_facts(token, device)
+        return facts.seats, facts.role
 
     def role_of(self, token: str, device: str) -> str | None:
         """``"host"``, ``"guest"`` or None for a browser that never opened the table."""
@@ -1246,12 +1517,15 @@ def _fold(kind: GameKind, state: Any, events: Sequence[Any]) -> tuple[Any, list[
         elif kind_of == "undo":
             if len(done) <= floor:
                 raise TableError("there is nothing to undo")
-            redo.append(done.pop())
-            payload = None
+            reopen = payload if isinstance(payload, Mapping) else None
+            size = min(undo_size(reopen), len(done) - floor)
+            redo.append(done[-size:])
+            del done[-size:]
+            payload = {"type": "ReopenRound", "entries": size} if reopen and size > 1 else None
         else:
             if not redo:
                 raise TableError("there is nothing to redo")
-            done.append(redo.pop())
+            done.extend(redo.pop())
             payload = None
         records.append(
             {

@@ -31,11 +31,14 @@ from flask import (
 from markupsafe import Markup
 
 from companion.tables.store import (
+    AlreadyEntered,
     NoSuchTable,
+    SeatHasEntry,
     SeatTaken,
     Snapshot,
     StaleVersion,
     TableError,
+    undo_size,
 )
 
 from . import csrf_token, sentence, store
@@ -46,8 +49,9 @@ from .viewer import (
     Viewer,
     device_id,
     hidden_count,
-    last_entry_owner,
+    not_chosen_message,
     refusal_for,
+    undo_refusal,
     viewer_for,
     visible_events,
 )
@@ -110,6 +114,8 @@ def board_context(
     readonly: bool,
     viewer: Viewer | None = None,
     confirm_seat: str | None = None,
+    confirm_reason: str = "held",
+    notice: str | None = None,
 ) -> dict[str, Any]:
     """What every board template gets. Events come through the viewer's
     projection, so no template can show another player's hidden entry."""
@@ -127,39 +133,42 @@ def board_context(
         "me": viewer.seat,
         "taken": viewer.taken,
         "confirm_seat": confirm_seat,
+        "confirm_reason": confirm_reason,
         "error": error,
-        "readonly": readonly,
+        "notice": notice,
+        # Game templates draw no pad or button when readonly: a spectator, a
+        # phone that is just watching, and one that has not said who it is.
+        "readonly": readonly or not viewer.may_act,
+        "spectator": readonly,
         "events": events,
         "recent": recent,
         "undo_title": describe_event(screen, last) if last is not None else "",
-        "undo_blocked_by": _undo_blocked_by(snap, viewer),
+        "undo_refusal": undo_refusal(snap, viewer) if viewer.may_act else None,
         "hidden_count": hidden_count(snap, viewer),
         "describe": lambda ev: describe_event(screen, ev),
     }
 
 
-def _undo_blocked_by(snap: Snapshot, viewer: Viewer) -> str | None:
-    """The player whose hidden entry the next undo would take back, when this
-    viewer may not act for them (only their own phone may)."""
-    if snap.table.kind.open_round(snap.state) is None:
-        return None
-    owners = [p for p in last_entry_owner(snap) if not viewer.may_enter_for(p)]
-    return owners[0] if owners else None
-
-
 def describe_event(screen: Screen, event: Any) -> str:
     if event.kind == "undo":
+        entries = undo_size(event.payload)
+        if event.payload and event.payload.get("type") == "ReopenRound":
+            return (
+                f"Undo of a reveal: all {entries} entries of that round were taken back, "
+                "so everyone enters again"
+            )
         return "Undo"
     if event.kind == "redo":
         return "Redo"
     if event.kind == "seat":
         seat = (event.payload or {}).get("seat", "?")
+        by = f"{event.seat}'s phone" if event.seat else "another phone"
         withdrawn = (
-            " (what it had entered this round was taken back)"
+            f" ({seat}'s hidden entry was taken back: {seat} enters again)"
             if (event.payload or {}).get("action")
             else ""
         )
-        return f"{seat}'s seat moved to another phone{withdrawn}"
+        return f"{seat}'s seat moved to {by}{withdrawn}"
     try:
         return screen.describe(event.payload or {})
     except Exception:  # a description is decoration: fall back to the raw fields
@@ -173,9 +182,18 @@ def render_board(
     status: int = 200,
     readonly: bool = False,
     confirm_seat: str | None = None,
+    confirm_reason: str = "held",
+    notice: str | None = None,
 ) -> Any:
     """The board fragment for htmx, else the whole page (same data, same status)."""
-    context = board_context(snap, error=error, readonly=readonly, confirm_seat=confirm_seat)
+    context = board_context(
+        snap,
+        error=error,
+        readonly=readonly,
+        confirm_seat=confirm_seat,
+        confirm_reason=confirm_reason,
+        notice=notice,
+    )
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     return render_template(template, **context), status
 
@@ -294,7 +312,10 @@ def _write(token: str, do: Any) -> Any:
     snap = _snapshot(token)
     try:
         version = _posted_version(snap)
-        after = do(snap, version)
+        after = do(snap, viewer_for(snap), version)
+    except AlreadyEntered as exc:
+        # The same tap again (a retry, a double tap): entered once, and said so.
+        return render_board(store().snapshot(token), notice=sentence(str(exc)), status=200)
     except StaleVersion as exc:
         return render_board(store().snapshot(token), error=sentence(str(exc)), status=409)
     except (FormError, TableError) as exc:
@@ -312,53 +333,64 @@ def _not_entered(message: str) -> str:
     return f"{message} This tap was not entered."
 
 
+def _tap() -> str | None:
+    """The id the phone's script gave this tap (a tap sent twice is entered once)."""
+    return request.form.get("tap") or None
+
+
 @bp.post("/t/<token>/act")
 def act(token: str) -> Any:
-    def do(snap: Snapshot, version: int) -> Snapshot:
-        viewer = viewer_for(snap)
+    def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
+        if not viewer.may_act:
+            raise FormError(not_chosen_message(viewer))
         action = _screen(snap).parse_action(request.form, snap.state, viewer.seat)
         refusal = refusal_for(snap, viewer, action)
         if refusal is not None:
             raise FormError(refusal)
-        return store().act(token, version, action, seat=viewer.seat)
+        return store().act(
+            token, version, action, seat=viewer.seat, device=viewer.device, tap=_tap()
+        )
 
     return _write(token, do)
 
 
 @bp.post("/t/<token>/undo")
 def undo(token: str) -> Any:
-    def do(snap: Snapshot, version: int) -> Snapshot:
-        viewer = viewer_for(snap)
-        owner = _undo_blocked_by(snap, viewer)
-        if owner is not None:
-            raise FormError(
-                f"Your tap was not entered: the last entry is {owner}'s own, "
-                f"and only {owner}'s phone can take it back."
-            )
-        return store().undo(token, version, viewer.seat)
+    def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
+        refusal = undo_refusal(snap, viewer)
+        if refusal is not None:
+            raise FormError(refusal)
+        return store().undo(token, version, viewer.seat, device=viewer.device, tap=_tap())
 
     return _write(token, do)
 
 
 @bp.post("/t/<token>/redo")
 def redo(token: str) -> Any:
-    return _write(token, lambda snap, version: store().redo(token, version, my_seat(snap)))
+    def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
+        if not viewer.may_act:
+            raise FormError(not_chosen_message(viewer))
+        return store().redo(token, version, viewer.seat, device=viewer.device, tap=_tap())
+
+    return _write(token, do)
 
 
 @bp.post("/t/<token>/me")
 def choose_seat(token: str) -> Any:
-    """This phone takes a player's seat (or none: a shared phone).
+    """This phone says who it is: a player's seat, the shared phone, or watching.
 
-    A seat held by another phone is only taken over when the person confirms
-    it; the takeover is announced to the table and takes back what the seat
-    had entered but not revealed, so the new phone learns nothing.
+    A seat held by another phone, or a free seat whose hidden entry another
+    phone made, is only taken when the person confirms it; the claim is
+    announced to the table and takes back that hidden entry, so the new
+    phone learns nothing of it (LT1, LT3).
     """
     snap = _snapshot(token)
     seat = request.form.get("seat", "")
+    mode = request.form.get("mode", "")
     device = device_id()
     try:
-        if seat == "":
-            store().leave_seat(token, device)
+        if mode in ("shared", "watching") or (seat == "" and mode == ""):
+            store().set_mode(token, device, mode or "shared")
         elif seat in snap.table.players:
             store().take_seat(
                 token,
@@ -368,7 +400,12 @@ def choose_seat(token: str) -> Any:
                 withdraw=snap.table.kind.withdraw,
             )
         else:
-            return render_board(snap, error=f"There is no player called {seat[:40]!r}.", status=422)
+            message = f"There is no player called {seat[:40]!r} at this table. Nothing changed."
+            return render_board(snap, error=message, status=422)
+    except SeatHasEntry:
+        return render_board(
+            store().snapshot(token), confirm_seat=seat, confirm_reason="entry", status=409
+        )
     except SeatTaken:
         return render_board(store().snapshot(token), confirm_seat=seat, status=409)
     except NoSuchTable:
@@ -378,12 +415,33 @@ def choose_seat(token: str) -> Any:
     return redirect(url_for("table.page", token=token), code=303)
 
 
+@bp.post("/t/<token>/host")
+def hand_host(token: str) -> Any:
+    """The host's phone makes another seated phone the host (LT5)."""
+    snap = _snapshot(token)
+    viewer = viewer_for(snap)
+    seat = request.form.get("seat", "")
+    if not viewer.host:
+        message = "Only the host's phone can hand the host role on. Nothing changed."
+        return render_board(snap, error=message, status=403)
+    if seat not in viewer.taken:
+        message = (
+            f"{seat[:40] or 'That player'} has no phone of their own at this table, "
+            "so it cannot be host. Nothing changed."
+        )
+        return render_board(snap, error=message, status=422)
+    store().hand_host(token, viewer.device or device_id(), seat)
+    if _is_htmx():
+        return render_board(store().snapshot(token), notice=f"{seat}'s phone is the host now.")
+    return redirect(url_for("table.page", token=token), code=303)
+
+
 @bp.post("/t/<token>/delete")
 def delete(token: str) -> Any:
     """The host deletes the table for everyone (its phones go to the start page)."""
     snap = _snapshot(token)
     if not viewer_for(snap).host:
-        message = "Only the phone that started this table can delete it. Nothing was deleted."
+        message = "Only the host's phone can delete this table. Nothing was deleted."
         return render_board(snap, error=message, status=403)
     if request.form.get("confirm") != "yes":
         return render_board(snap, error="Tick the box to delete the table.", status=422)

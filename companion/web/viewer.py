@@ -25,7 +25,14 @@ from typing import Any
 from flask import session
 
 from companion.tables.games import GameKind
-from companion.tables.store import Event, NoSuchTable, Snapshot
+from companion.tables.store import (
+    PHONE_MODES,
+    Event,
+    NoSuchTable,
+    Snapshot,
+    ViewerFacts,
+    undo_size,
+)
 
 from . import store
 
@@ -52,26 +59,53 @@ def known_device() -> str | None:
 
 @dataclass(frozen=True)
 class Viewer:
-    """One browser at one table."""
+    """One browser at one table.
 
-    seat: str | None  # the seat this phone holds, or None (shared phone, spectator)
-    readonly: bool  # a spectator screen
+    ``mode`` is what the browser said it is: ``"seat"`` (it holds
+    ``seat``), ``"shared"`` (passed around the table), ``"watching"``,
+    ``"undecided"`` (it has not said yet, so it enters nothing) or
+    ``"spectator"`` (the read-only address).
+    """
+
+    seat: str | None  # the seat this phone holds, or None
+    readonly: bool  # a spectator screen, or a phone that is just watching
     taken: frozenset[str]  # seats held by other phones
-    host: bool = False  # the browser that started the table (may start the next game)
+    host: bool = False  # may start the next game, delete the table, hand the role on
+    mode: str = "shared"
+    device: str | None = None  # this browser's device hash (never rendered)
+    lost_seat: str | None = None  # a seat another phone took over from this one
+    lost_to: str | None = None  # the seat that phone held before, if any
+    sees: frozenset[int] = frozenset()  # seqs of hidden entries shown back to this phone
 
     @property
     def cache_key(self) -> tuple[Any, ...]:
-        """Everything about the viewer that a board's HTML depends on."""
-        return (self.seat, self.readonly, self.taken, self.host)
+        """Everything about the viewer that a board's HTML depends on: not the
+        device itself, but which hidden entries it is shown (LT3)."""
+        return (
+            self.seat,
+            self.readonly,
+            self.taken,
+            self.host,
+            self.mode,
+            self.lost_seat,
+            self.lost_to,
+            self.sees,
+        )
+
+    @property
+    def may_act(self) -> bool:
+        """Whether this phone may enter anything at all (it said who it is)."""
+        return self.mode in ("seat", "shared")
 
     def may_enter_for(self, player: str) -> bool:
         """Whether this browser may make or take back ``player``'s own hidden entry:
         its own seat, or a seat no phone holds (a shared phone, or "enter for
-        the others"); never a seat another phone holds, never from a spectator."""
-        return not self.readonly and player not in self.taken
+        the others"); never a seat another phone holds, never from a phone
+        that has not said who it is or is watching."""
+        return self.may_act and player not in self.taken
 
 
-SPECTATOR = Viewer(seat=None, readonly=True, taken=frozenset())
+SPECTATOR = Viewer(seat=None, readonly=True, taken=frozenset(), mode="spectator")
 
 
 def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
@@ -80,17 +114,29 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
         return SPECTATOR
     device = known_device()
     try:
-        held, role = store().seats_and_role(snap.table.token, device)
+        facts = store().viewer_facts(snap.table.token, device)
     except NoSuchTable:
-        held, role = {}, None
+        facts = ViewerFacts({}, None, None, None, None)
+    held = facts.seats
     mine = next((seat for seat, holder in held.items() if holder == device), None)
     if mine not in snap.table.players:
         mine = None
+    if mine is not None:
+        mode = "seat"
+    elif facts.mode in PHONE_MODES:
+        mode = facts.mode
+    else:
+        mode = "undecided"
     return Viewer(
         seat=mine,
-        readonly=False,
+        readonly=mode == "watching",
         taken=frozenset(s for s in held if s != mine),
-        host=role == "host",
+        host=facts.role == "host",
+        mode=mode,
+        device=device,
+        lost_seat=facts.lost_seat if mine is None else None,
+        lost_to=facts.lost_to if mine is None else None,
+        sees=shown_back(snap, mine, device),
     )
 
 
@@ -121,22 +167,44 @@ def my_tables() -> frozenset[str]:
 
 # The hidden entries of a table version, per process (cheap to rebuild: one
 # replay of the log with its intermediate states).
-_HIDDEN: OrderedDict[tuple[str, int], dict[int, frozenset[str]]] = OrderedDict()
+_HIDDEN: OrderedDict[tuple[str, int], Secrets] = OrderedDict()
 _HIDDEN_LOCK = Lock()
 
 
-def hidden_entries(snap: Snapshot) -> dict[int, frozenset[str]]:
-    """seq -> the players whose entries in that event are still hidden.
+@dataclass(frozen=True)
+class Secrets:
+    """What a table version keeps hidden.
+
+    ``open``: seq -> the players whose entries in that event are hidden
+    while their round is open. ``sealed``: seq -> players whose entries were
+    taken back when another phone took their seat: nobody is ever shown
+    them, not even after the round is revealed (LT3).
+    """
+
+    open: dict[int, frozenset[str]]
+    sealed: dict[int, frozenset[str]]
+
+    def hidden_from_all(self, seq: int) -> frozenset[str]:
+        return self.open.get(seq, frozenset()) | self.sealed.get(seq, frozenset())
+
+
+NO_SECRETS = Secrets({}, {})
+
+
+def hidden_entries(snap: Snapshot) -> Secrets:
+    """The table's hidden entries at this version (see :class:`Secrets`).
 
     An entry stays hidden while the secret round it was made in is still
     open (the game's ``open_round`` key is the same now as just before the
     entry was made). The entry that completes a round reveals it, so it and
-    every entry before it are shown.
+    every entry before it are shown, except the sealed ones.
     """
     kind = snap.table.kind
     current = kind.open_round(snap.state)
-    if current is None:
-        return {}
+    if current is None and not any(
+        e.kind == "seat" and (e.payload or {}).get("action") for e in snap.events
+    ):
+        return NO_SECRETS  # nothing open, nothing ever sealed
     key = (snap.table.token, snap.table.version)
     with _HIDDEN_LOCK:
         found = _HIDDEN.get(key)
@@ -150,68 +218,152 @@ def hidden_entries(snap: Snapshot) -> dict[int, frozenset[str]]:
     return found
 
 
-def _scan_hidden(snap: Snapshot, kind: GameKind, current: Any) -> dict[int, frozenset[str]]:
+def _scan_hidden(snap: Snapshot, kind: GameKind, current: Any) -> Secrets:
     table = snap.table
     state = kind.new_state(table.players, table.options, table.seed)
     done: list[Any] = []  # the states before each counting action
-    redo: list[tuple[Any, Any]] = []
+    redo: list[list[tuple[Any, Any]]] = []  # (after, before) of what each undo took back
     floor = 0
-    hidden: dict[int, frozenset[str]] = {}
+    made_in: dict[int, tuple[Any, frozenset[str]]] = {}  # seq -> (round key, players)
+    sealed: dict[int, frozenset[str]] = {}
     for ev in snap.events:
         if ev.kind == "action" and ev.payload is not None:
             personal = kind.personal(ev.payload)
-            if personal and kind.open_round(state) == current:
-                hidden[ev.seq] = frozenset(personal)
+            round_key = kind.open_round(state)
+            if personal and round_key is not None:
+                made_in[ev.seq] = (round_key, frozenset(personal))
             done.append(state)
             state = kind.apply(state, ev.payload)
             redo.clear()
         elif ev.kind == "undo" and len(done) > floor:
-            redo.append((state, done[-1]))
-            state = done.pop()
+            size = min(undo_size(ev.payload), len(done) - floor)
+            group = []
+            for _ in range(size):
+                group.append((state, done[-1]))
+                state = done.pop()
+            redo.append(group)
         elif ev.kind == "redo" and redo:
-            after, before = redo.pop()
-            done.append(before)
-            state = after
+            for after, before in reversed(redo.pop()):
+                done.append(before)
+                state = after
         elif ev.kind == "seat":
+            seat = (ev.payload or {}).get("seat")
             withdrawn = (ev.payload or {}).get("action")
             if isinstance(withdrawn, dict):
+                # Every entry the seat made in this round so far was made on
+                # another phone: sealed for good.
+                round_key = kind.open_round(state)
+                for seq, (made, players) in made_in.items():
+                    if made == round_key and seat in players:
+                        sealed[seq] = sealed.get(seq, frozenset()) | {seat}
                 done.append(state)
                 state = kind.apply(state, withdrawn)
             redo.clear()
             floor = len(done)
+    still_open = {}
+    if current is not None:
+        still_open = {seq: players for seq, (made, players) in made_in.items() if made == current}
+    return Secrets(still_open, sealed)
+
+
+def shown_back(snap: Snapshot, seat: str | None, device: str | None) -> frozenset[int]:
+    """The hidden entries shown back to this phone: the ones it made itself
+    for the seat it holds now (LT3). A phone that holds no seat (a shared
+    phone, a watcher) is shown none: a shared phone's screen is passed on."""
+    if seat is None or device is None:
+        return frozenset()
+    secrets_now = hidden_entries(snap)
+    if not secrets_now.open:
+        return frozenset()
+    made_here = {ev.seq for ev in snap.events if ev.device == device}
+    return frozenset(
+        seq
+        for seq, players in secrets_now.open.items()
+        if seat in players and seq in made_here and seat not in secrets_now.sealed.get(seq, ())
+    )
+
+
+def _hidden_from(secrets_now: Secrets, seq: int, viewer: Viewer) -> frozenset[str]:
+    hidden = secrets_now.hidden_from_all(seq)
+    if seq in viewer.sees and viewer.seat is not None:
+        hidden = hidden - {viewer.seat}
     return hidden
 
 
 def visible_events(snap: Snapshot, viewer: Viewer) -> tuple[Event, ...]:
-    """The table's log as this viewer may see it: other players' hidden
-    entries blanked out (the action's ``card`` becomes ``"hidden"``)."""
-    hidden = hidden_entries(snap)
-    if not hidden:
+    """The table's log as this viewer may see it: every hidden entry not
+    shown back to this phone blanked out (the action's ``card`` becomes
+    ``"hidden"``)."""
+    secrets_now = hidden_entries(snap)
+    if not secrets_now.open and not secrets_now.sealed:
         return snap.events
     kind = snap.table.kind
     shown = []
     for ev in snap.events:
-        players = hidden.get(ev.seq, frozenset()) - {viewer.seat}
+        players = _hidden_from(secrets_now, ev.seq, viewer)
         if players and ev.payload is not None:
-            ev = replace(ev, payload=kind.redact(ev.payload, frozenset(players)))
+            ev = replace(ev, payload=kind.redact(ev.payload, players))
         shown.append(ev)
     return tuple(shown)
 
 
 def hidden_count(snap: Snapshot, viewer: Viewer) -> int:
     """How many entries of the open round this viewer cannot see."""
-    return sum(1 for players in hidden_entries(snap).values() if players - {viewer.seat})
+    secrets_now = hidden_entries(snap)
+    return sum(1 for seq in secrets_now.open if _hidden_from(secrets_now, seq, viewer))
 
 
-def last_entry_owner(snap: Snapshot) -> tuple[str, ...]:
-    """The players whose own entry the last counting action is (what undo takes back)."""
-    if not snap.actions:
-        return ()
-    return snap.table.kind.personal(snap.actions[-1])
+def last_entry(snap: Snapshot) -> Event | None:
+    """The log event of the last action that counts (what a plain undo takes back)."""
+    return next(
+        (e for e in reversed(snap.events) if e.kind == "action" and not e.undone and e.payload),
+        None,
+    )
+
+
+def undo_refusal(snap: Snapshot, viewer: Viewer) -> str | None:
+    """Why this viewer may not undo now, or None when it may.
+
+    An undo that would take back a hidden entry of the open round is only
+    for the phone that made it. An undo that reopens a revealed round (LT4)
+    is for any phone that may enter: it shows nobody anything new.
+    """
+    if not viewer.may_act:
+        return not_chosen_message(viewer)
+    if snap.table.kind.open_round(snap.state) is None:
+        return None
+    entry = last_entry(snap)
+    if entry is None or entry.payload is None:
+        return None
+    owners = snap.table.kind.personal(entry.payload)
+    if owners and entry.device != viewer.device:
+        owner = owners[0]
+        return (
+            f"Your tap was not entered: the last entry is {owner}'s own, "
+            f"and only the phone that entered it can take it back."
+        )
+    return None
+
+
+def not_chosen_message(viewer: Viewer) -> str:
+    """What a phone that may not enter anything is told."""
+    if viewer.mode == "watching":
+        return (
+            "Your tap was not entered: this phone is just watching. "
+            "Tap your name at the top to play on it."
+        )
+    if viewer.mode == "spectator":
+        return "Your tap was not entered: this is the spectator view, which changes nothing."
+    return (
+        "Your tap was not entered: this phone has not said who it is yet. "
+        "Choose your name at the top first."
+    )
 
 
 def refusal_for(snap: Snapshot, viewer: Viewer, action: Mapping[str, Any]) -> str | None:
     """Why this viewer may not enter ``action``, or None when it may."""
+    if not viewer.may_act:
+        return not_chosen_message(viewer)
     for player in snap.table.kind.personal(action):
         if player in snap.table.players and not viewer.may_enter_for(player):
             return (
