@@ -75,7 +75,8 @@ def client(app):
     return app.test_client()
 
 
-TABLE_WRITE = re.compile(r"/t/([A-Za-z0-9_-]+)/(?:act|undo|redo)$")
+# Any address of one table but the seat chooser itself.
+TABLE_ADDRESS = re.compile(r"/t/([A-Za-z0-9_-]+)(?:$|[/?](?!me$))")
 
 
 class Phone:
@@ -91,18 +92,23 @@ class Phone:
         self.declared: set[str] = set()
         self.declare_shared = True
 
+    def _declare(self, url: str) -> None:
+        # A phone says who it is before it enters anything (LT3); a test phone
+        # that has not (no sit(), no choice) is the table's shared phone, as
+        # a person would tap "Passed around the table".
+        found = TABLE_ADDRESS.match(url)
+        if found and found[1] not in self.declared and self.declare_shared:
+            self.declared.add(found[1])
+            form = {"csrf_token": self.csrf, "mode": "shared"}
+            self.client.post(f"/t/{found[1]}/me", data=form, headers={"HX-Request": "true"})
+
     def get(self, url: str, *, htmx: bool = False, **kwargs):
+        self._declare(url)
         headers = {"HX-Request": "true"} if htmx else {}
         return self.client.get(url, headers=headers, **kwargs)
 
     def post(self, url: str, data: dict[str, Any] | None = None, *, htmx: bool = True, **kw):
-        # A phone says who it is before it enters anything (LT3); a test phone
-        # that has not (no sit(), no choice) is the table's shared phone, as
-        # a person would tap "Passed around the table".
-        found = TABLE_WRITE.match(url)
-        if found and found[1] not in self.declared and self.declare_shared:
-            self.declared.add(found[1])
-            self.post(f"/t/{found[1]}/me", {"mode": "shared"})
+        self._declare(url)
         form = {"csrf_token": self.csrf, **(data or {})}
         headers = {"HX-Request": "true"} if htmx else {}
         return self.client.post(url, data=form, headers=headers, **kw)

@@ -330,14 +330,12 @@ def undo_refusal(snap: Snapshot, viewer: Viewer) -> str | None:
     """
     if not viewer.may_act:
         return not_chosen_message(viewer)
-    if snap.table.kind.open_round(snap.state) is None:
-        return None
     entry = last_entry(snap)
     if entry is None or entry.payload is None:
         return None
-    owners = snap.table.kind.personal(entry.payload)
+    owners = hidden_entries(snap).open.get(entry.seq)  # None: revealed, or never hidden
     if owners and entry.device != viewer.device:
-        owner = owners[0]
+        owner = sorted(owners)[0]
         return (
             f"Your tap was not entered: the last entry is {owner}'s own, "
             f"and only the phone that entered it can take it back."
