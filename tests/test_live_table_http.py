@@ -12,6 +12,7 @@ import re
 import pytest
 from test_concurrency import HttpPhone, serve
 from test_live_table import _VOLATILE
+from test_secrets import AUTUMN_LEAVES, VENTURE, assert_same_worlds, play_world
 
 pytestmark = pytest.mark.slow
 
@@ -106,3 +107,40 @@ def test_a_strangers_start_page_holds_no_table_address(tmp_path):
         served.stop()
     assert token not in page and view not in page
     assert token not in achievements
+
+
+# --- issue 19: secrets belong to the phone that entered them, over real HTTP -----
+
+
+class ScenarioPhone:
+    """An HTTP phone speaking the protocol of ``test_secrets.play_world``."""
+
+    def __init__(self, url: str) -> None:
+        self.phone = FreshPhone(url).open()
+
+    def get(self, path: str) -> tuple[int, str]:
+        answer = self.phone.request("GET", path, htmx="/board" in path)
+        return answer.status, answer.body
+
+    def post(self, path: str, form: dict[str, str]) -> tuple[int, str]:
+        answer = self.phone.post(path, form)
+        return answer.status, answer.body
+
+
+def _create_over_http(host: ScenarioPhone, game) -> str:
+    form = {f"player{i}": name for i, name in enumerate(game.players, start=1)}
+    made = host.phone.request("POST", f"/new/{game.key}", {"csrf_token": host.phone.csrf, **form},
+                              htmx=False)  # fmt: skip
+    assert made.status == 303, made.body[:300]
+    return made.headers["Location"].rsplit("/", 1)[1]
+
+
+@pytest.mark.parametrize("game", [VENTURE, AUTUMN_LEAVES], ids=lambda g: g.key)
+def test_over_http_no_other_phone_can_tell_the_hidden_entries_apart(tmp_path, game):
+    served = serve("gunicorn", tmp_path, f"sqlite:///{tmp_path / 'worlds.sqlite3'}")
+    try:
+        low = play_world(game, lambda: ScenarioPhone(served.url), _create_over_http, 1)
+        high = play_world(game, lambda: ScenarioPhone(served.url), _create_over_http, 8)
+    finally:
+        served.stop()
+    assert_same_worlds(low, high)
