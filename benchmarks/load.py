@@ -366,6 +366,13 @@ async def open_table(port: int, phones: int, n: int) -> Table:
         status, _ = await phone.connection.request("GET", f"/t/{token}")
         if status != 200:
             raise SystemExit(f"the table page answered {status}")
+        if phone is not host:  # a joined phone says who it is before it enters (LT3)
+            form = {"csrf_token": phone.csrf, "mode": "shared"}
+            status, _ = await phone.connection.request("POST", f"/t/{token}/me", form)
+            if status not in (200, 303):
+                raise SystemExit(f"choosing the shared phone answered {status}")
+        if phone.poster is not None:  # the page gave the phone its device id
+            phone.poster.cookie = phone.connection.cookie
     return table
 
 

@@ -206,7 +206,7 @@ def test_a_takeover_is_announced_and_takes_back_the_hidden_bid(store, new_client
 def test_a_shared_phone_bids_for_the_players_without_a_phone(store, new_client_phone):
     table = slugged_venture(store)
     seated_phones(new_client_phone, table, ["Ana"])
-    shared = new_client_phone()
+    shared = new_client_phone().undecided()
     page = text(shared.get(f"/t/{table.token}"))
     assert "Who are you?" in page and "Ana bids on their own phone" not in page
     shared.post(f"/t/{table.token}/me", {"mode": "shared"})
