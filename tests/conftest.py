@@ -217,12 +217,33 @@ def browser():
         chromium.close()
 
 
+def _answer_who_are_you(page: Any) -> None:
+    plain_goto = page.goto
+
+    def goto(url: str, **kwargs: Any) -> Any:
+        answer = plain_goto(url, **kwargs)
+        ask = page.locator("#who-ask-h")
+        if ask.count():
+            shared = page.get_by_role("button", name="Passed around the table")
+            if shared.count():
+                shared.click()
+            else:
+                page.locator(".who-names button").first.click()
+            ask.wait_for(state="detached")
+        return answer
+
+    page.goto = goto
+
+
 @pytest.fixture
 def new_phone(browser) -> Iterator[Callable[..., Any]]:
     """Open a phone-sized page (a fresh browser context: its own cookies)."""
     contexts = []
 
-    def open_phone(color_scheme: str = "light"):
+    def open_phone(color_scheme: str = "light", *, shared: bool = True):
+        """``shared``: when a table page asks "Who are you?", answer as a
+        person with one phone for the whole table would (the shared phone;
+        the only seat of a one-player table). False: the test answers."""
         context = browser.new_context(
             viewport=PHONE_VIEWPORT,
             device_scale_factor=2,
@@ -232,7 +253,10 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        if shared:
+            _answer_who_are_you(page)
+        return page
 
     yield open_phone
     for context in contexts:

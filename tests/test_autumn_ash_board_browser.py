@@ -49,8 +49,9 @@ def choose(page, name: str):
 
 
 def take_seat(page, name: str) -> None:
-    page.locator(".seat-picker").get_by_role("button", name=name, exact=True).tap()
-    page.locator(f'.seat-picker button.chip-on:has-text("{name}")').wait_for()
+    page.locator(".who-bar summary").tap()  # "Change" who this phone is
+    page.locator(".who-names").get_by_role("button", name=name, exact=True).tap()
+    page.locator(".who-bar summary", has_text=f"You are {name}").wait_for()
 
 
 def test_two_phones_play_the_board_to_21(live_server, new_phone):

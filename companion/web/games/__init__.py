@@ -28,8 +28,9 @@ The contract, in short:
   log events better with the whole log ``events`` at hand, as ``{seq: words}``
   (Autumn Leaves names the card a placement put down, which its logged action
   does not hold); the others keep ``describe``.
-* ``uses_seats`` (optional, default False): show the "this phone is …"
-  picker, for games where each player may enter their own secret card.
+
+Every table with more than one player shows who a phone is (its seat, the
+shared phone, or watching) above the board: ``templates/table/_who.html``.
 """
 
 from __future__ import annotations
@@ -82,7 +83,6 @@ class Screen:
     summary: Callable[[Any], str] = field(default=_no_summary)
     describe: Callable[[Mapping[str, Any]], str] = field(default=describe_fields)
     describe_events: Callable[[Sequence[Any], Sequence[Any]], Mapping[int, str]] | None = None
-    uses_seats: bool = False
 
 
 # One screen module per game, named as in the storage layer's list.
