@@ -129,9 +129,16 @@ class Studio:
         if response.status_code >= 400:
             raise RuntimeError(f"{action} {fields}: status {response.status_code}")
 
-    def open(self, page: Any, path: str) -> None:
+    def open(self, page: Any, path: str, *, answer: bool = True) -> None:
+        """Open a page; a table's "Who are you?" is answered as the shared
+        phone (the only seat of a one-player table) unless ``answer`` is False."""
         page.goto(self.url + path)
         page.wait_for_load_state("networkidle")
+        if answer and page.locator("#who-ask-h").count():
+            shared = page.get_by_role("button", name="Passed around the table")
+            (shared if shared.count() else page.locator(".who-names button").first).click()
+            page.locator("#who-ask-h").wait_for(state="detached")
+            page.wait_for_load_state("networkidle")
 
     def close(self) -> None:
         self.server.shutdown()
@@ -243,8 +250,15 @@ def live_shared(studio: Studio, page: Any) -> None:
 def live_takeover(studio: Studio, page: Any) -> None:
     table = _venture_with_seats(studio)
     studio.open(page, f"/t/{table.token}")
-    page.get_by_role("button", name=TRIO[0], exact=False).first.click()
+    page.locator(".who-bar summary").click()
+    page.locator(".who-names button").first.click()
     page.locator(".seat-confirm").wait_for()
+
+
+@screen("screenshots/live-who.png")
+def live_who(studio: Studio, page: Any) -> None:
+    table = _venture_with_seats(studio)
+    studio.open(page, f"/t/{table.token}", answer=False)
 
 
 @screen("screenshots/autumn-leaves.png")
