@@ -363,3 +363,24 @@ def test_the_same_tap_posted_twice_is_entered_once_and_says_so(store, phone):
     assert "entered once; it was not entered again" in text(again)
     assert store.version(pad.token) == 1
     assert store.snapshot(pad.token).state.totals() == {"Ana": 3, "Ben": 4}
+
+
+def test_a_database_from_before_phones_owned_their_entries_is_brought_up_to_date(tmp_path):
+    """The columns this issue added are added to an older database on start."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    Store(url).engine.dispose()
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "old.sqlite3")
+    old.execute("DROP INDEX one_event_per_tap")
+    for table, column in (("events", "device"), ("events", "tap"), ("members", "mode"),
+                          ("members", "lost_seat"), ("members", "lost_to")):  # fmt: skip
+        old.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    old.commit()
+    old.close()
+    store = Store(url)
+    pad = store.create_table("scorepad", ["Ana", "Ben"], {}, seed=1)
+    store.act(pad.token, 0, {"type": "AddRound", "scores": [1, 2]}, device="d" * 64, tap="t" * 12)
+    store.remember_member(pad.token, "d" * 64, "host")
+    assert store.viewer_facts(pad.token, "d" * 64).mode == "shared"
+    assert store.tap_entered(pad.token, "t" * 12)

@@ -117,6 +117,11 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
         facts = store().viewer_facts(snap.table.token, device)
     except NoSuchTable:
         facts = ViewerFacts({}, None, None, None, None)
+    return viewer_from(snap, device, facts)
+
+
+def viewer_from(snap: Snapshot, device: str | None, facts: ViewerFacts) -> Viewer:
+    """The viewer a browser is, from what the database knows of it."""
     held = facts.seats
     mine = next((seat for seat, holder in held.items() if holder == device), None)
     if mine not in snap.table.players:
