@@ -459,3 +459,44 @@ def test_whatever_the_phones_do_no_other_phone_can_tell_the_secret(operations):
     them can tell the worlds apart (while the round is open, as Dan never bids)."""
     with tempfile.TemporaryDirectory() as tmp:
         assert _world_views(tmp, operations, 7) == _world_views(tmp, operations, 8)
+
+
+def test_a_failure_after_the_entry_was_saved_says_so_and_the_retry_is_entered_once(
+    app, store, phone, monkeypatch
+):
+    """The truthful answer after a crash (issue 23, item 4): the server failed
+    while answering a tap it had saved; the phone is told it was entered, and
+    the phone's retry of the same tap id is not entered again."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # answer as production does
+    pad = store.create_table("scorepad", ["Ana", "Ben"], {}, seed=1)
+    form = {"action": "add-round", "score0": "3", "score1": "4", "tap": "crash-tap-0001"}
+    from companion.web import table as table_views
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the worker died while answering")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(table_views, "render_polled_board", broken)
+        failed = phone.post(f"/t/{pad.token}/act", {**form, "version": "0"})
+    assert failed.status_code == 500
+    assert "Your tap was entered all the same" in text(failed)
+    retried = phone.post(f"/t/{pad.token}/act", {**form, "version": "0"})
+    assert retried.status_code == 200 and "entered once" in text(retried)
+    assert store.version(pad.token) == 1
+
+
+def test_an_unreachable_database_after_a_tap_says_it_is_not_known(store, phone, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    pad = store.create_table("scorepad", ["Ana", "Ben"], {}, seed=1)
+    phone.get(f"/t/{pad.token}")
+
+    def gone(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(type(store), "_write", gone)
+    monkeypatch.setattr(type(store), "_tap_entered", gone)
+    form = {"action": "add-round", "score0": "3", "score1": "4", "tap": "lost-tap-0001"}
+    answer = phone.post(f"/t/{pad.token}/act", {**form, "version": "0"})
+    assert answer.status_code == 503
+    assert "not known whether your tap was entered" in text(answer)

@@ -204,6 +204,15 @@ class AlreadyEntered(TableError):
     """A tap whose id the log already holds: it was entered once, not again."""
 
 
+class TapUnknown(TableError):
+    """The database could not be asked whether a tap was entered."""
+
+
+TAP_UNKNOWN_MESSAGE = (
+    "the table could not be reached just now, so it is not known whether your tap was "
+    "entered. Reload the table and look before you tap again: a tap sent again is never "
+    "entered twice"
+)
 ALREADY_ENTERED_MESSAGE = (
     "That tap had already reached the table and was entered once; it was not entered again"
 )
@@ -843,7 +852,17 @@ class Store:
                 raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
             raise StaleVersion(STALE_MESSAGE) from exc
         except OperationalError as exc:
-            # The database lock was held too long: nothing was written.
+            # The lock was held too long (nothing was written), or the
+            # database went away, perhaps after committing: with a tap id,
+            # ask the log rather than guess.
+            if tap is None:
+                raise StaleVersion(STALE_MESSAGE) from exc
+            try:
+                entered = self._tap_entered(token, tap)
+            except Exception:  # still unreachable: say that we do not know
+                raise TapUnknown(TAP_UNKNOWN_MESSAGE) from exc
+            if entered:
+                raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
             raise StaleVersion(STALE_MESSAGE) from exc
         return after
 

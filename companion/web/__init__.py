@@ -138,8 +138,30 @@ def _error_page(error: HTTPException) -> Any:
 
 def _server_error(error: Exception) -> Any:
     current_app.logger.exception("unexpected error", exc_info=error)
-    message = "Something went wrong on the host's computer. Nothing was changed; try again."
-    return render_template("error.html", status=500, message=message), 500
+    return render_template("error.html", status=500, message=_what_happened_to_the_tap()), 500
+
+
+def _what_happened_to_the_tap() -> str:
+    """The truth about a failed request: a GET changed nothing; a tap carrying
+    an id is looked up in the table's log; otherwise we say we do not know."""
+    trouble = "Something went wrong on the host's computer."
+    if request.method in ("GET", "HEAD"):
+        return f"{trouble} Nothing was changed; try again."
+    token = (request.view_args or {}).get("token")
+    tap = request.form.get("tap", "")
+    if isinstance(token, str) and tap:
+        try:
+            entered = store().tap_entered(token, tap)
+        except Exception:  # the database itself may be what failed
+            entered = None
+        if entered is True:
+            return f"{trouble} Your tap was entered all the same: reload the table to see it."
+        if entered is False:
+            return f"{trouble} Your tap was not entered; reload the table and try again."
+    return (
+        f"{trouble} It is not known whether your tap was entered: reload the table and "
+        "look before you tap again."
+    )
 
 
 def _content_hash(name: str) -> str | None:

@@ -38,6 +38,7 @@ from companion.tables.store import (
     Snapshot,
     StaleVersion,
     TableError,
+    TapUnknown,
     undo_size,
 )
 
@@ -313,6 +314,10 @@ def _write(token: str, do: Any) -> Any:
     try:
         version = _posted_version(snap)
         after = do(snap, viewer_for(snap), version)
+    except TapUnknown as exc:
+        # The database is unreachable: no board to draw, only the truth.
+        template = "_error_fragment.html" if _is_htmx() else "error.html"
+        return render_template(template, status=503, message=sentence(str(exc))), 503
     except AlreadyEntered as exc:
         # The same tap again (a retry, a double tap): entered once, and said so.
         return render_board(store().snapshot(token), notice=sentence(str(exc)), status=200)
