@@ -217,6 +217,16 @@ def browser():
         chromium.close()
 
 
+def take_seat(page: Any, name: str) -> None:
+    """A browser phone says it is ``name``: on the "Who are you?" question,
+    or through *Change* in the bar once it has answered before."""
+    if not page.locator(".who-names").first.is_visible():
+        page.locator(".who-bar summary").click()
+    pattern = re.compile(rf"^{re.escape(name)}\b")
+    page.locator(".who-names").get_by_role("button", name=pattern).first.click()
+    page.locator(".who-bar summary", has_text=f"You are {name}").wait_for()
+
+
 def _answer_who_are_you(page: Any) -> None:
     plain_goto = page.goto
 

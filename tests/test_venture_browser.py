@@ -10,6 +10,7 @@ import random
 import re
 
 import pytest
+from conftest import take_seat
 from playwright.sync_api import expect
 
 from companion.rules import venture
@@ -107,7 +108,7 @@ def test_a_refresh_from_another_phone_keeps_the_shared_phones_chosen_player(live
     ana, shared = new_phone(), new_phone()
     ana.goto(url)
     shared.goto(url)
-    ana.get_by_role("button", name="Ana", exact=True).click()
+    take_seat(ana, "Ana")
     expect(ana.get_by_role("button", name="Your bid, Ana: 3", exact=True)).to_be_visible()
 
     shared.get_by_role("link", name="Cy", exact=True).click()

@@ -117,6 +117,7 @@ def board_context(
     confirm_seat: str | None = None,
     confirm_reason: str = "held",
     notice: str | None = None,
+    chosen: bool = False,
 ) -> dict[str, Any]:
     """What every board template gets. Events come through the viewer's
     projection, so no template can show another player's hidden entry."""
@@ -135,6 +136,7 @@ def board_context(
         "taken": viewer.taken,
         "confirm_seat": confirm_seat,
         "confirm_reason": confirm_reason,
+        "chosen": chosen,  # the answer to a choice of who this phone is
         "error": error,
         "notice": notice,
         # Game templates draw no pad or button when readonly: a spectator, a
@@ -185,6 +187,7 @@ def render_board(
     confirm_seat: str | None = None,
     confirm_reason: str = "held",
     notice: str | None = None,
+    chosen: bool = False,
 ) -> Any:
     """The board fragment for htmx, else the whole page (same data, same status)."""
     context = board_context(
@@ -194,6 +197,7 @@ def render_board(
         confirm_seat=confirm_seat,
         confirm_reason=confirm_reason,
         notice=notice,
+        chosen=chosen,
     )
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     return render_template(template, **context), status
@@ -416,7 +420,7 @@ def choose_seat(token: str) -> Any:
     except NoSuchTable:
         abort(404)
     if _is_htmx():
-        return render_board(store().snapshot(token))
+        return render_board(store().snapshot(token), chosen=True)
     return redirect(url_for("table.page", token=token), code=303)
 
 

@@ -130,6 +130,8 @@ def viewer_from(snap: Snapshot, device: str | None, facts: ViewerFacts) -> Viewe
         mode = "seat"
     elif facts.mode in PHONE_MODES:
         mode = facts.mode
+    elif len(snap.table.players) == 1:
+        mode = "shared"  # a one-player table has nobody to keep a secret from: no question
     else:
         mode = "undecided"
     return Viewer(
