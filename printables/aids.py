@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 import qrcode
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, venture
 
@@ -520,6 +520,27 @@ def fitted_size(aid: Aid, box: Box) -> float:
     raise ValueError(f"the {aid.game} aid does not fit half a page")
 
 
+KAPPA = 0.5523
+"""Bezier handle length (in radii) for a quarter circle."""
+
+
+def _title_band(canvas: Canvas, x: float, y: float, w: float, h: float, r: float) -> None:
+    """The title band in the current fill colour: rounded at the top, square at
+    the bottom, as one outline that never crosses itself, filled non-zero, so
+    no overlap can punch a hole in it (an even-odd fill of two overlapping
+    shapes once left the lower half of every title white on white)."""
+    handle = r * KAPPA
+    path = canvas.beginPath()
+    path.moveTo(x, y)
+    path.lineTo(x + w, y)
+    path.lineTo(x + w, y + h - r)
+    path.curveTo(x + w, y + h - r + handle, x + w - r + handle, y + h, x + w - r, y + h)
+    path.lineTo(x + r, y + h)
+    path.curveTo(x + r - handle, y + h, x, y + h - r + handle, x, y + h - r)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+
+
 def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
     colour = HexColor(aid.colour)
     with saved(canvas):
@@ -527,11 +548,7 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         canvas.setLineWidth(1.2)
         canvas.roundRect(box.x, box.y, box.w, box.h, mm(3), stroke=1, fill=0)
         canvas.setFillColor(colour)
-        # The title band: rounded at the top, square at the bottom (one shape).
-        path = canvas.beginPath()
-        path.roundRect(box.x, box.y + box.h - mm(9), box.w, mm(9), mm(3))
-        path.rect(box.x, box.y + box.h - mm(9), box.w, mm(4))
-        canvas.drawPath(path, stroke=0, fill=1)
+        _title_band(canvas, box.x, box.y + box.h - mm(9), box.w, mm(9), mm(3))
         canvas.setFillColor(HexColor("#ffffff"))
         canvas.setFont(SANS_BOLD, 13)
         canvas.drawString(box.x + mm(3), box.y + box.h - mm(6.6), aid.game)
