@@ -11,10 +11,10 @@ from __future__ import annotations
 import pypdfium2
 import pytest
 from PIL import Image
+from test_print_pdf import built, geometry
 
 from printables import Options
 from printables.aids import all_aids
-from test_print_pdf import built, geometry
 
 DPI = 200
 SCALE = DPI / 72

@@ -329,9 +329,11 @@ def geometry(part: str, options: Options) -> list[Page]:
 
 KIT_OPTIONS = {
     "kit_a4": Options(paper="a4"),
-    "kit_letter": Options(paper="letter", card="standard"),
-    "kit_a4_bleed": Options(paper="a4", bleed=True, back_offset=(5.0, -5.0)),
-    "kit_letter_bleed": Options(paper="letter", bleed=True, back_offset=(-5.0, 5.0)),
+    "kit_letter": Options(paper="letter", card="ccg"),
+    "kit_a4_bleed": Options(paper="a4", ink_saving=False, bleed=True, back_offset=(5.0, -5.0)),
+    "kit_letter_bleed": Options(
+        paper="letter", ink_saving=False, bleed=True, back_offset=(-5.0, 5.0)
+    ),
 }
 
 
