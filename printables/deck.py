@@ -168,7 +168,7 @@ BAND_CLEARANCE_MM = 0.2
 """Bare paper between a band of furniture and the cards' art."""
 END_CLEARANCE_MM = 1.5
 """Bare paper between a band's ends and the crop marks either side."""
-LABEL_SIZE = 5.0
+LABEL_SIZE = 7.0
 LABEL_BAND_MM = LABEL_SIZE * (0.73 + 0.22) / mm(1) + 0.1
 """Height of the sheet label (the font's ascent plus descent)."""
 
@@ -283,8 +283,8 @@ def sheet_layout(options: Options) -> SheetLayout:
     )
 
 
-LABEL_SPAN_MM = 58.0
-"""Room for a sheet label ("Standard deck · faces 7 of 7: its back is next")."""
+LABEL_SPAN_MM = 55.0
+"""Room for a sheet label ("Standard deck · faces 6 of 6 · back on next page", 7 pt)."""
 
 CardDrawer = Callable[[Canvas, Rect, float], None]
 """Draws one card side: (canvas, cut rectangle, bleed in points)."""
@@ -334,7 +334,7 @@ def draw_cards(
             _draw_in_slot(canvas, layout, layout.slots[index], face)
         _draw_marks(canvas, layout)
         _draw_sheet_furniture(
-            canvas, layout, f"{label} · faces {sheet + 1} of {sheets}: its back is the next page"
+            canvas, layout, f"{label} · faces {sheet + 1} of {sheets} · back on next page"
         )
         trim = _trim(layout.slots[: len(chunk)])
         set_boxes(canvas, trim, layout.bleed)

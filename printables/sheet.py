@@ -402,7 +402,10 @@ def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
     with furniture(canvas):
         canvas.setFillColor(SOFT)
         size = fitted_font_size(
-            label, False, 6.5, width - left - (left + mm(RULER_SPAN_MM + 6 + NOTE_SPAN_MM + 4))
+            label,
+            False,
+            NOTE_SIZE,
+            width - left - (left + mm(RULER_SPAN_MM + 6 + NOTE_SPAN_MM + 4)),
         )
         canvas.setFont(SANS, size)
         canvas.drawRightString(width - left, base + mm(0.6), label)

@@ -69,7 +69,7 @@ def test_the_pairs_deck_is_7_face_sheets_each_followed_by_its_back_sheet(pairs_p
     assert len(pages) == 14
     for number, page in enumerate(pages):
         if number % 2 == 0:
-            assert f"faces {number // 2 + 1} of 7: its back is the next page" in page.text
+            assert f"faces {number // 2 + 1} of 7 · back on next page" in page.text
         else:
             assert page.text == ""  # nothing but the backs on a back page
 
