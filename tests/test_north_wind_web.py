@@ -389,3 +389,11 @@ def test_compare_and_draw_work_without_javascript(phone, store, solo):
     page = phone.get(f"/t/{solo.token}?compare=1&c0_yellow=1&c0_red=1&c1_yellow=2")
     assert page.status_code == 200
     assert "The North Wind takes spot 2." in notices(page)
+
+
+def test_the_frost_tie_says_the_north_wind_hibernates_the_type_n12(phone, store, make_table):
+    table = make_table("north_wind", ["Ana"], {"difficulty": "normal"})
+    play(phone, table, ("setup", {"a1": "fox", "a2": "owl"}), ("human-season", {"crossed": "frost"}))
+    page = text(phone.get(f"/t/{table.token}"))
+    assert "it hibernates the type with the fewest on the animal mat" in page
+    assert "keeps the type" not in page
