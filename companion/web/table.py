@@ -39,7 +39,7 @@ from companion.tables.store import (
 )
 
 from . import csrf_token, sentence, store
-from .games import FormError, Screen
+from .games import FormError, FormPrompt, Screen
 from .games import load as load_screens
 from .rematch import follow_url
 from .viewer import (
@@ -173,9 +173,12 @@ def render_board(
     status: int = 200,
     readonly: bool = False,
     confirm_seat: str | None = None,
+    notice: str = "error",
 ) -> Any:
-    """The board fragment for htmx, else the whole page (same data, same status)."""
+    """The board fragment for htmx, else the whole page (same data, same status).
+    ``notice`` is how ``error`` is shown: "error", or "info" for a prompt."""
     context = board_context(snap, error=error, readonly=readonly, confirm_seat=confirm_seat)
+    context["notice_kind"] = notice
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     return render_template(template, **context), status
 
@@ -297,6 +300,8 @@ def _write(token: str, do: Any) -> Any:
         after = do(snap, version)
     except StaleVersion as exc:
         return render_board(store().snapshot(token), error=sentence(str(exc)), status=409)
+    except FormPrompt as exc:  # the game's next question: nothing is wrong
+        return render_board(store().snapshot(token), error=sentence(str(exc)), notice="info")
     except (FormError, TableError) as exc:
         return render_board(store().snapshot(token), error=_not_entered(str(exc)), status=422)
     if _is_htmx():
