@@ -6,8 +6,6 @@ import html as html_lib
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from end_games import (
     SOLITAIRE_DEAL,
     finish_autumn_ash,
@@ -19,6 +17,8 @@ from end_games import (
     finish_solitaire,
     finish_venture,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.rules import north_wind
 from companion.tables.summaries import summarise
@@ -312,7 +312,7 @@ def test_chart_labels_never_overlap_and_stay_inside(series):
     ys, xs = _boxes(chart)
     assert chart.label_size >= 13
     for x_box in xs:
-        assert 0 <= x_box[0] and x_box[2] <= chart.width and x_box[3] <= chart.height
+        assert x_box[0] >= 0 and x_box[2] <= chart.width and x_box[3] <= chart.height
         assert not any(_overlap(x_box, y_box) for y_box in ys)
     for a, b in zip(xs, xs[1:], strict=False):
         assert a[2] < b[0]  # the x labels keep apart

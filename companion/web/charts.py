@@ -61,6 +61,14 @@ class Chart:
     x_label_drop: int = X_LABEL_DROP
 
 
+def _anchor(i: int, count: int) -> str:
+    if count > 1 and i == 0:
+        return "start"
+    if count > 1 and i == count - 1:
+        return "end"
+    return "middle"
+
+
 def number(value: int) -> str:
     """A tick label: negative numbers with a real minus sign ("−20")."""
     return f"{MINUS}{-value}" if value < 0 else str(value)
@@ -122,7 +130,7 @@ def line_chart(
         Tick(
             x(i),
             str(x_labels[i]) if i < len(x_labels) else str(i),
-            "start" if i == 0 and count > 1 else "end" if i == count - 1 and count > 1 else "middle",
+            _anchor(i, count),
         )
         for i in shown
     )
