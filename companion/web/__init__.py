@@ -40,6 +40,7 @@ BLUEPRINTS = (
     "end",
     "records",
     "rematch",
+    "exports",
 )
 
 CSRF_FIELD = "csrf_token"
