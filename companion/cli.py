@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import print_command
+from . import backup_command, print_command
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -24,6 +24,7 @@ def _build_parser() -> argparse.ArgumentParser:
     # Other subcommands register here, one line each.
     print_command.register(commands)  # leafpile print
     _add_solve(commands)  # leafpile solve
+    backup_command.register(commands)  # leafpile backup / leafpile restore
     return parser
 
 

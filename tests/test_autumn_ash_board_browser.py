@@ -75,14 +75,14 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
     square(ana, "A2").tap()
     ana.get_by_text(
         "Not there: the yellow queen cannot enter A2: "
-        "the orange drone at A3 blocks it head on (X9)."
+        "the orange drone at A3 blocks it head on."
     ).wait_for()
     ana.get_by_role("link", name="Why not? Say why the dark squares are dark").tap()
     reasons = ana.locator(".ash-reasons")
     reasons.wait_for()
     assert reasons.inner_text().splitlines() == [
-        "A2: the yellow queen cannot enter A2: the orange drone at A3 blocks it head on (X9)",
-        "A3: the yellow queen cannot enter A2: the orange drone at A3 blocks it head on (X9)",
+        "A2: The yellow queen cannot enter A2: the orange drone at A3 blocks it head on.",
+        "A3: The yellow queen cannot enter A2: the orange drone at A3 blocks it head on.",
     ]
     assert store.version(table.token) == 0  # nothing was entered
 

@@ -27,6 +27,7 @@ from companion.tables.store import Store
 
 from . import games as screens
 from .ratelimit import limiter
+from .words import for_players
 
 # One module a blueprint; each defines ``bp``. Add a line to register one.
 BLUEPRINTS = (
@@ -39,6 +40,7 @@ BLUEPRINTS = (
     "end",
     "records",
     "rematch",
+    "exports",
 )
 
 CSRF_FIELD = "csrf_token"
@@ -72,9 +74,9 @@ def store() -> Store:
 
 
 def sentence(message: str) -> str:
-    """A message as a sentence: first letter capital, the rest untouched."""
-    message = message.strip()
-    return message[:1].upper() + message[1:]
+    """A message as a sentence for a player: first letter capital, a full
+    stop at the end, no ruling ids, agreeing articles (see ``words``)."""
+    return for_players(message)
 
 
 def csrf_token() -> str:
@@ -261,6 +263,7 @@ def init_web(app: Flask) -> None:
     # a token the poll cache did not recognise, and other phones got it.
     app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
+    app.jinja_env.filters["for_players"] = for_players
     app.view_functions["static"] = _static_file
     app.url_defaults(_hashed_static_urls)
     app.after_request(_security_headers)

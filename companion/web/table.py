@@ -43,7 +43,7 @@ from companion.tables.store import (
 )
 
 from . import csrf_token, sentence, store
-from .games import FormError, Screen
+from .games import FormError, FormPrompt, Screen
 from .games import load as load_screens
 from .rematch import follow_url
 from .viewer import (
@@ -327,6 +327,8 @@ def _write(token: str, do: Any) -> Any:
         return render_board(store().snapshot(token), notice=sentence(str(exc)), status=200)
     except StaleVersion as exc:
         return render_board(store().snapshot(token), error=sentence(str(exc)), status=409)
+    except FormPrompt as exc:  # the game's next question: nothing is wrong
+        return render_board(store().snapshot(token), notice=sentence(str(exc)))
     except (FormError, TableError) as exc:
         return render_board(store().snapshot(token), error=_not_entered(str(exc)), status=422)
     if _is_htmx():

@@ -47,6 +47,12 @@ class FormError(ValueError):
     """A form that cannot become an action; the message is shown to the user."""
 
 
+class FormPrompt(FormError):
+    """Not a mistake but the game's next question (the North Wind draws from
+    the animal deck): nothing is entered, and the message is shown as
+    information, not as a red error."""
+
+
 def _no_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
     return {}
 
