@@ -23,6 +23,7 @@ import logging
 import os
 import re
 import secrets
+import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -891,6 +892,9 @@ class Store:
         self,
         data: Any,
         check_options: Callable[[str, tuple[str, ...], Mapping[str, Any]], None] | None = None,
+        *,
+        max_events: int = 0,
+        max_seconds: float = 0.0,
     ) -> TableView:
         """Create a new table (new addresses) from an export, checking every event.
 
@@ -901,7 +905,9 @@ class Store:
         all its events are written in one transaction, so a refused file
         leaves nothing behind. ``check_options(game, players, options)``
         checks the options as the new-table form would (the web layer knows
-        the forms); it raises :class:`TableError`.
+        the forms); it raises :class:`TableError`. ``max_events`` and
+        ``max_seconds`` (0: the store's own ceiling, no time limit) bound what
+        one import may cost: the web layer passes its limits (issue 23).
         """
         if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
             raise TableError("this file is not a Leafpile table export")
@@ -909,8 +915,9 @@ class Store:
         events = data.get("events")
         if not isinstance(setup, Mapping) or not isinstance(events, list):
             raise TableError("this export has no setup or no events")
-        if len(events) > MAX_IMPORT_EVENTS:
-            raise TableError(f"this export has more than {MAX_IMPORT_EVENTS:,} events")
+        most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
+        if len(events) > most:
+            raise TableError(f"this export has more than {most:,} events")
         game = data.get("game")
         players = setup.get("players")
         seed = setup.get("seed")
@@ -936,7 +943,8 @@ class Store:
         if check_options is not None:
             check_options(game, tuple(row.setup["players"]), options)
         try:
-            state, records = _fold_import(load()[game], state, events)
+            deadline = time.monotonic() + max_seconds if max_seconds else None
+            state, records = _fold_import(load()[game], state, events, deadline)
         except _DamagedEvent:
             raise
         except TableError as exc:
@@ -1194,7 +1202,7 @@ def _depth(data: Any) -> int:
 
 
 def _fold_import(
-    kind: GameKind, state: Any, events: Sequence[Any]
+    kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Check an export's events in one pass; the final state and the rows to write.
 
@@ -1209,19 +1217,23 @@ def _fold_import(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _fold(kind, state, events)
+        return _fold(kind, state, events, deadline)
     finally:
         if collecting:
             gc.enable()
 
 
-def _fold(kind: GameKind, state: Any, events: Sequence[Any]) -> tuple[Any, list[dict[str, Any]]]:
+def _fold(
+    kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
     first = state
     done: list[Any] = []  # states after each action that counts
     redo: list[Any] = []
     floor = 0
     records: list[dict[str, Any]] = []
     for seq, ev in enumerate(events, start=1):
+        if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
+            raise _DamagedEvent("this export takes too long to check on this server")
         if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo", "seat"):
             raise _DamagedEvent(f"this export has a damaged event (number {seq})")
         kind_of = ev["kind"]

@@ -131,7 +131,7 @@ def _error_page(error: HTTPException) -> Any:
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
     headers = {}
     retry_after = getattr(error, "retry_after", None)
-    if status == 503 and retry_after:
+    if status in (429, 503) and retry_after:
         headers["Retry-After"] = str(retry_after)
     return render_template(template, status=status, message=message), status, headers
 

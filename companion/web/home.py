@@ -17,7 +17,7 @@ from companion.tables.store import NoSuchTable, TableError
 from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
-from .imports import check_options, read_export
+from .imports import MAX_IMPORT_BYTES, import_upload
 from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
 from .viewer import device_id, known_device
 
@@ -129,7 +129,7 @@ def import_table() -> Any:
         error = "Choose a Leafpile table file (.json) to import."
     else:
         try:
-            table = store().import_table(read_export(upload.read()), check_options)
+            table = import_upload(upload.read(MAX_IMPORT_BYTES + 1))
         except TableError as exc:
             error = sentence(str(exc))[:200]
         else:

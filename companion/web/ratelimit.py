@@ -159,28 +159,37 @@ limiter = Limiter(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_LIMITED = "_leafpile_rate_limited"
+
+
 def _route_limit(limit: str, name: str, methods: list[str] | None = None) -> Callable[[F], F]:
     # Shared by scope: the two "new table" routes (or the two solver routes)
     # draw on one allowance.
-    return limiter.shared_limit(  # type: ignore[return-value]
+    decorate = limiter.shared_limit(
         limit, scope=name, methods=methods, exempt_when=_limits_off, key_func=client_address
     )
 
+    def mark(view: F) -> F:
+        limited = decorate(view)
+        # The request filter below knows a limited route by this mark, so a
+        # decorated route can never be left out of a hand-kept list (the
+        # card-image zip was, issue 23).
+        setattr(limited, _LIMITED, True)
+        return limited  # type: ignore[return-value]
 
-LIMITED_ENDPOINTS = {
-    "home.new_table",
-    "home.import_table",
-    "solitaire.new",
-    "solitaire.hint",
-    "solitaire.check",
-    "print.download",
-}
+    return mark
+
+
+def is_limited(view: Any) -> bool:
+    """Whether a view function carries one of the limits above."""
+    return bool(getattr(view, _LIMITED, False))
 
 
 @limiter.request_filter
 def _not_limited() -> bool:
     """Every other request (every poll) skips Flask-Limiter's per-request bookkeeping."""
-    return request.endpoint not in LIMITED_ENDPOINTS
+    endpoint = request.endpoint
+    return endpoint is None or not is_limited(current_app.view_functions.get(endpoint))
 
 
 new_table_limit = _route_limit(TABLE_LIMIT, "new-table", methods=["POST"])
