@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -166,9 +167,8 @@ def test_one_address_runs_one_job_at_a_time_while_another_gets_a_slot(app):
     app.config["JOB_SLOTS"] = 2
     with app.test_request_context(environ_base={"REMOTE_ADDR": "10.0.0.6"}):
         with costly.job_slot():
-            with pytest.raises(costly.OneAtATime) as refused:
-                with costly.job_slot():
-                    pass
+            with pytest.raises(costly.OneAtATime) as refused, costly.job_slot():
+                pass
             assert refused.value.code == 503
             with costly.job_slot(client="10.0.0.7"):
                 pass  # another address gets the second slot meanwhile
@@ -211,6 +211,6 @@ def test_an_entry_goes_in_while_every_job_slot_is_held(app, make_table, phone, s
 def test_a_slot_lock_is_a_portable_file_lock(app):
     # The slots are filelock locks (flock on POSIX, msvcrt on Windows): the
     # module names no POSIX-only module (see tests/test_portable.py).
-    source = open(costly.__file__, encoding="utf-8").read()
+    source = Path(costly.__file__).read_text(encoding="utf-8")
     assert not re.search(r"^\s*import (fcntl|msvcrt)", source, re.M)
     assert "from filelock import" in source
