@@ -43,6 +43,8 @@ IMPORT_LIMIT = "5 per minute; 30 per hour"
 SOLVER_LIMIT = "12 per minute"
 #: PDF downloads (a cached kit is cheap, but a new set of options is seconds of CPU).
 PDF_LIMIT = "20 per minute"
+#: Operator sign-in attempts (the token is long; this only keeps the log quiet).
+OPERATOR_LIMIT = "10 per minute"
 #: Wrong join codes, so codes cannot be guessed by brute force. Only misses count.
 MAX_FAILURES = 10
 WINDOW_SECONDS = 60
@@ -196,6 +198,7 @@ new_table_limit = _route_limit(TABLE_LIMIT, "new-table", methods=["POST"])
 import_limit = _route_limit(IMPORT_LIMIT, "import")
 solver_limit = _route_limit(SOLVER_LIMIT, "solver")
 pdf_limit = _route_limit(PDF_LIMIT, "pdf")
+operator_limit = _route_limit(OPERATOR_LIMIT, "operator", methods=["POST"])
 
 
 # --- wrong join codes -------------------------------------------------------------
