@@ -125,7 +125,8 @@ def test_the_operator_signs_in_with_the_token_and_sees_every_table(
     app.config["OPERATOR_TOKEN"] = TOKEN
     operator = new_client_phone()
     wrong = operator.post("/records/operator", {"token": TOKEN[:-1]}, htmx=False)
-    assert wrong.status_code == 422 and "not this server&#39;s operator token" in error_message(wrong)
+    assert wrong.status_code == 422
+    assert "not this server&#39;s operator token" in error_message(wrong)
     assert records_table(operator.get("/records").get_data(as_text=True)) == {}
     signed_in = operator.post("/records/operator", {"token": TOKEN}, htmx=False)
     assert signed_in.status_code == 303

@@ -125,17 +125,17 @@ class TableNameRow(Base):
 
 #: The tables a records page reads: a query of table ids, or None for every table
 #: (the operator's list).
-Scope = Select[tuple[int]] | None
+Scope = Select[Any] | None
 
 
-def group_tables(device: str | None) -> Select[tuple[int]]:
+def group_tables(device: str | None) -> Select[Any]:
     """The ids of the tables this browser is a member of (none for an unknown browser)."""
     from .store import MemberRow
 
     return select(MemberRow.table_id).where(MemberRow.device == (device or "-"))
 
 
-def hosted_tables(device: str | None) -> Select[tuple[int]]:
+def hosted_tables(device: str | None) -> Select[Any]:
     """The ids of the tables this browser started (or imported)."""
     from .store import MemberRow
 
@@ -317,7 +317,7 @@ def result_lines(
     return lines
 
 
-def rename_at(session: Session, tables: Select[tuple[int]], old: str, new: str) -> int:
+def rename_at(session: Session, tables: Select[Any], old: str, new: str) -> int:
     """At the tables in ``tables``, everyone who shows as ``old`` shows as ``new``
     from now on (a merge when ``new`` already has results there); how many
     tables changed. Other tables, and so other groups, are untouched; the
@@ -325,11 +325,15 @@ def rename_at(session: Session, tables: Select[tuple[int]], old: str, new: str) 
     old_key, new_key = name_key(old), name_key(new)
     ids = set(session.scalars(tables))
     # Names that show as ``old`` through an earlier rename at these tables follow it.
-    followed = session.execute(
-        update(TableNameRow)
-        .where(TableNameRow.table_id.in_(ids), TableNameRow.shown_key == old_key)
-        .values(name=new, shown_key=new_key, changed_at=_now())
-    ).rowcount
+    followed = getattr(
+        session.execute(
+            update(TableNameRow)
+            .where(TableNameRow.table_id.in_(ids), TableNameRow.shown_key == old_key)
+            .values(name=new, shown_key=new_key, changed_at=_now())
+        ),
+        "rowcount",
+        0,
+    )
     # Names typed as ``old`` and not renamed yet at these tables.
     renamed = set(
         session.scalars(
