@@ -1046,40 +1046,22 @@ class Store:
 
     # join codes
 
-    def join_code(self, token: str, minutes: int) -> tuple[str, datetime]:
-        """A short code for the table, reused while it is valid, else a new one."""
-        now = _now()
+    def join_code(
+        self, token: str, minutes: int, length: int = JOIN_CODE_LENGTH
+    ) -> tuple[str, datetime]:
+        """A short code for the table, reused while it is valid, else a new one
+        (see :mod:`companion.tables.join_codes`)."""
         with self._write() as session:
-            row = self._row(session, token)
-            session.query(JoinCodeRow).filter(JoinCodeRow.expires_at < now).delete()
-            code_row = session.scalar(
-                select(JoinCodeRow)
-                .where(JoinCodeRow.table_id == row.id, JoinCodeRow.expires_at > now)
-                .order_by(JoinCodeRow.expires_at.desc())
-            )
-            if code_row is None:
-                while True:
-                    code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-                    if session.get(JoinCodeRow, code) is None:
-                        break
-                code_row = JoinCodeRow(
-                    code=code, table_id=row.id, expires_at=now + timedelta(minutes=minutes)
-                )
-                session.add(code_row)
-            return code_row.code, code_row.expires_at
+            return join_codes.issue(session, self._row(session, token), minutes, length)
 
     def table_for_code(self, code: str) -> TableView:
-        code = "".join(code.split()).upper()
-        with self._read() as session:
-            valid = code.isascii() and code.isalnum() and len(code) <= 16
-            code_row = session.get(JoinCodeRow, code) if valid else None
-            if code_row is None or code_row.expires_at < _now():
-                raise NoSuchTable(
-                    f"no table has the code {code!r} (codes expire: ask the host for a fresh one)"
-                )
-            row = session.get(TableRow, code_row.table_id)
-            assert row is not None
-            return _view(row)
+        """The table a typed code opens; a wrong code is :class:`NoSuchTable`, and a
+        wrong secret for a live code counts against that code (issue 23)."""
+        with self._write() as session:
+            found = join_codes.find(session, code)
+        if isinstance(found, str):
+            raise NoSuchTable(found)
+        return found
 
     # helpers
 
@@ -1283,4 +1265,4 @@ def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
         raise TableError(str(exc)) from exc
 
 
-from . import results  # noqa: E402
+from . import join_codes, results  # noqa: E402

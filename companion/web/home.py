@@ -104,14 +104,14 @@ def join() -> Any:
     if too_many_attempts(request.remote_addr or "?"):
         return render_template(
             "home/join.html",
-            code=code[:12],
+            code=code[:24],
             error="Too many wrong codes from this phone. Wait a minute, then try again.",
         ), 429
     try:
-        table = store().table_for_code(code[:12])
+        table = store().table_for_code(code[:24])
     except NoSuchTable as exc:
         record_failure(request.remote_addr or "?")
-        return render_template("home/join.html", code=code[:12], error=sentence(str(exc))), 404
+        return render_template("home/join.html", code=code[:24], error=sentence(str(exc))), 404
     return redirect(url_for("table.page", token=table.token), code=303)
 
 
