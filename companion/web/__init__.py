@@ -189,8 +189,11 @@ def _static_file(filename: str) -> Any:
 def _private_instance_folder(app: Flask) -> None:
     """The instance folder holds the session key and the database: owner only."""
     folder = Path(app.instance_path)
+    getuid = getattr(os, "getuid", None)  # POSIX only: on Windows the folder keeps its ACL
+    if getuid is None:
+        return
     try:
-        if folder.stat().st_uid == os.getuid():
+        if folder.stat().st_uid == getuid():
             folder.chmod(0o700)
     except OSError:
         pass  # a folder the admin made read-only for us: their choice
