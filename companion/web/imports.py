@@ -39,7 +39,7 @@ MAX_OPTION_NUMBER = 10**9
 #: Ruling (issue 23): the limits of one import; docs/deploying.md lists them.
 MAX_IMPORT_BYTES = 512 * 1024
 MAX_IMPORT_EVENTS = 5_000
-MAX_REPLAY_SECONDS = 3.0
+MAX_REPLAY_SECONDS = 10.0
 
 
 def import_upload(raw: bytes) -> TableView:
