@@ -240,7 +240,7 @@ def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(lim
     for _ in range(50):
         refused = client.get("/print/deck.zip")
         assert refused.status_code == 429
-        assert 0 < int(refused.headers["Retry-After"]) <= 60
+        assert 0 < int(refused.headers["Retry-After"]) <= 61  # the window, rounded up
     assert writes == []
     # The PDFs share the scope, so they are refused too; another address is not.
     assert client.get("/print/board.pdf").status_code == 429
