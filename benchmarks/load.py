@@ -227,6 +227,7 @@ class Connection:
     location: str = ""  # the Location of the last redirect
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
+    source: str = ""  # a loopback address to connect from (benchmarks/abuse.py: one per client)
 
     async def request(
         self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False
@@ -243,7 +244,9 @@ class Connection:
         data = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         for attempt in (1, 2):
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(self.source, 0) if self.source else None
+                )
             assert self.reader is not None
             try:
                 self.writer.write(data)

@@ -13,7 +13,12 @@ from typing import TextIO
 import qrcode
 from flask import Flask
 from sqlalchemy.engine import make_url
-from werkzeug.serving import get_sockaddr, make_server, select_address_family
+from werkzeug.serving import (
+    WSGIRequestHandler,
+    get_sockaddr,
+    make_server,
+    select_address_family,
+)
 
 from . import create_app
 
@@ -150,6 +155,17 @@ def cannot_listen(host: str, port: int, error: OSError) -> str:
     return f"leafpile: cannot listen on {host}:{port} ({reason}); check --host"
 
 
+class QuietRequestHandler(WSGIRequestHandler):
+    """Werkzeug's handler without its Server header's versions (issue 23): the
+    header named Werkzeug's and Python's versions to anyone on the network."""
+
+    server_version = "leafpile"
+    sys_version = ""
+
+    def version_string(self) -> str:
+        return self.server_version
+
+
 def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     try:
         listener = listen(host, port)
@@ -163,7 +179,14 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     app.debug = False  # never the debugger on a server other phones can reach
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per poll
     with listener:
-        server = make_server(host, port, app, threaded=True, fd=listener.fileno())
+        server = make_server(
+            host,
+            port,
+            app,
+            threaded=True,
+            request_handler=QuietRequestHandler,
+            fd=listener.fileno(),
+        )
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
     try:

@@ -236,6 +236,7 @@ def test_final_scoring_shows_both_breakdowns_and_the_forest_bonus_N13(phone, sto
 def test_a_win_ticks_achievements_that_show_on_their_own_page_N14(phone, store, make_table):
     for name in ("First", "Second"):
         table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
+        phone.get(f"/t/{table.token}")  # this phone's table: its achievements (issue 23)
         finish(phone, table)
         play(
             phone,

@@ -133,7 +133,7 @@ def _error_page(error: HTTPException) -> Any:
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
     headers = {}
     retry_after = getattr(error, "retry_after", None)
-    if status == 503 and retry_after:
+    if status in (429, 503) and retry_after:
         headers["Retry-After"] = str(retry_after)
     return render_template(template, status=status, message=message), status, headers
 
@@ -213,8 +213,11 @@ def _static_file(filename: str) -> Any:
 def _private_instance_folder(app: Flask) -> None:
     """The instance folder holds the session key and the database: owner only."""
     folder = Path(app.instance_path)
+    getuid = getattr(os, "getuid", None)  # POSIX only: on Windows the folder keeps its ACL
+    if getuid is None:
+        return
     try:
-        if folder.stat().st_uid == os.getuid():
+        if folder.stat().st_uid == getuid():
             folder.chmod(0o700)
     except OSError:
         pass  # a folder the admin made read-only for us: their choice

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from collections import OrderedDict
 from datetime import UTC, datetime
@@ -529,12 +530,31 @@ def _filename(data: dict[str, Any]) -> str:
     return f"leafpile-{data.get('game', 'table')}-{title}".strip("-") or "leafpile-table"
 
 
+def join_code_length() -> int:
+    """LEAFPILE_JOIN_CODE_LENGTH (5 to 10; default 5; deploy/serve sets 8: issue 23)."""
+    from companion.tables import join_codes
+
+    configured = current_app.config.get("JOIN_CODE_LENGTH")
+    if configured is None:
+        configured = os.environ.get("LEAFPILE_JOIN_CODE_LENGTH", "").strip() or None
+    try:
+        length = int(configured) if configured is not None else join_codes.SHORTEST
+    except ValueError:
+        length = join_codes.SHORTEST
+    return min(max(length, join_codes.SHORTEST), join_codes.LONGEST)
+
+
 @bp.get("/t/<token>/join")
 def join(token: str) -> Any:
+    from companion.tables.join_codes import shown
+
     snap = _snapshot(token)
     url = public_url() + url_for("table.page", token=token)
     view_url = public_url() + url_for("table.view", view_token=snap.table.view_token)
-    code, expires = store().join_code(token, int(current_app.config["JOIN_CODE_MINUTES"]))
+    code, expires = store().join_code(
+        token, int(current_app.config["JOIN_CODE_MINUTES"]), join_code_length()
+    )
+    code = shown(code)
     return render_template(
         "table/join.html",
         table=snap.table,
