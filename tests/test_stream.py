@@ -154,9 +154,7 @@ def test_the_stream_opens_with_the_version_then_says_each_change(
     assert response.headers["X-Accel-Buffering"] == "no"
     assert "Set-Cookie" not in response.headers  # no session opened
     ana = new_client_phone()
-    writer = threading.Timer(
-        0.2, lambda: ana.act(table, "add-round", score0="7", score1="4")
-    )
+    writer = threading.Timer(0.2, lambda: ana.act(table, "add-round", score0="7", score1="4"))
     writer.start()
     first, second = _events(response, 2)
     writer.join()
@@ -193,7 +191,12 @@ def test_a_stream_ends_after_its_lifetime_and_forgets_its_watch(app, notifier, m
 
 @pytest.mark.parametrize(
     "path",
-    ["/t/nosuchtable/stream", "/v/nosuchtable/stream", "/t/%00/stream", "/t/" + "x" * 65 + "/stream"],
+    [
+        "/t/nosuchtable/stream",
+        "/v/nosuchtable/stream",
+        "/t/%00/stream",
+        "/t/" + "x" * 65 + "/stream",
+    ],
 )
 def test_a_stream_of_no_table_is_a_plain_404(app, client, notifier, path):
     response = client.get(path)

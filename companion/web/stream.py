@@ -126,7 +126,9 @@ class StreamRoutes:
         start_response("200 OK", list(_HEADERS))
         config = self.app.config
         lifetime = float(config["LEAFPILE_STREAM_LIFETIME"]) * random.uniform(0.8, 1.0)
-        return _events(notifier, watch, version, float(config["LEAFPILE_STREAM_HEARTBEAT"]), lifetime)
+        return _events(
+            notifier, watch, version, float(config["LEAFPILE_STREAM_HEARTBEAT"]), lifetime
+        )
 
 
 def _plain(start_response: StartResponse, status: str, text: str) -> list[bytes]:
