@@ -9,6 +9,7 @@ Timeouts here bound a broken setup; nothing depends on the machine being quiet.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -209,3 +210,66 @@ def test_a_write_through_one_app_server_reaches_a_stream_on_another(tmp_path, db
         other.stop()
     for served in (one, other):
         assert "Traceback" not in served.log.read_text(), served.log.read_text()[-3000:]
+
+
+# --- the production setup: nginx + gunicorn (gevent), twice, on one PostgreSQL ---------
+
+
+def _deploy(tmp_path: Path, db_url: str, name: str) -> Served:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.path.exists(nginx):
+        if os.environ.get("CI"):
+            pytest.fail("nginx is missing: .ci/run must install Debian's nginx")
+        pytest.skip("no nginx here (apt-get install nginx)")
+    port = free_port()
+    env = {
+        **os.environ,
+        "LEAFPILE_INSTANCE": str(tmp_path / f"deploy-{name}"),
+        "LEAFPILE_DATABASE_URL": db_url,
+        "LEAFPILE_LISTEN": f"127.0.0.1:{port}",
+        "LEAFPILE_WORKERS": "2",
+        "LEAFPILE_EXPIRE_DAYS": "0",
+        "PYTHON": sys.executable,
+    }
+    log = tmp_path / f"deploy-{name}.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            ["bash", str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    served = Served("deploy", port, process, log)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()[-3000:]
+        try:
+            if (
+                HttpPhone(served.url, timeout=5).request("GET", "/healthz", htmx=False).status
+                == 200
+            ):
+                return served
+        except OSError:
+            pass
+        time.sleep(0.2)
+    served.stop(signal.SIGKILL)
+    raise AssertionError(log.read_text()[-3000:])
+
+
+@pytest.mark.slow
+def test_two_production_setups_on_one_postgresql_nudge_each_others_phones(tmp_path, db_url):
+    _postgres_only()
+    one = _deploy(tmp_path, db_url, "one")
+    other = _deploy(tmp_path, db_url, "other")
+    try:
+        token, view_token = _new_table(db_url)
+        # Streams through nginx on the other setup: passed on unbuffered.
+        streams = [StreamReader(other.port, f"/t/{token}/stream") for _ in range(3)]
+        streams.append(StreamReader(other.port, f"/v/{view_token}/stream"))
+        assert all("x-accel-buffering" not in s.headers for s in streams)  # nginx keeps it
+        assert [s.next() for s in streams] == ["0"] * 4
+        version = _enter(one.url, token, 3)
+        assert [s.next() for s in streams] == [str(version)] * 4
+        for s in streams:
+            s.close()
+    finally:
+        one.stop()
+        other.stop()

@@ -47,6 +47,8 @@
     close();
     sourceUrl = url;
     source = new EventSource(url);
+    // Said on the page (for people debugging, and for the tests): is the stream up?
+    source.onopen = function () { document.documentElement.setAttribute("data-stream", "open"); };
     source.onmessage = function (event) {
       var version = parseInt(event.data, 10);
       if (isNaN(version)) { refresh(); return; }  // "moved": deleted, or a rematch
@@ -54,6 +56,7 @@
       if (version > shownVersion()) refresh();
     };
     source.onerror = function () {
+      document.documentElement.setAttribute("data-stream", "down");
       // EventSource retries a dropped stream by itself; a refused one (the
       // server restarting, a proxy's error page) it gives up on: catch up
       // now and try again a little later.
