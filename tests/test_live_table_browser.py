@@ -33,9 +33,10 @@ def seat_phones(live_server, new_phone, table, players):
 def tap_together(phones, action, cards):
     """Click every phone's card without waiting for any answer: the posts
     leave within milliseconds of each other, all carrying the old version."""
-    versions = set()
+    # Every version is read before any tap: with streams on, a phone that has
+    # not tapped yet may already show the first taps a few ms later.
+    versions = {page.locator("#board").get_attribute("data-version") for page in phones.values()}
     for name, page in phones.items():
-        versions.add(page.locator("#board").get_attribute("data-version"))
         page.evaluate(
             """([action, card]) => {
                 const form = document.querySelector(

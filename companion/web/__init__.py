@@ -28,6 +28,7 @@ from companion.tables.store import Store
 from . import games as screens
 from .ratelimit import limiter
 from .words import for_players
+from .stream import init_stream
 
 # One module a blueprint; each defines ``bp``. Add a line to register one.
 BLUEPRINTS = (
@@ -235,7 +236,7 @@ def init_web(app: Flask) -> None:
     ):
         if app.config.get(key) is None:
             app.config[key] = value
-    # Phones poll every 2 s: re-signing and re-sending the session cookie on
+    # Phones fetch their board on every change: re-signing and re-sending the session cookie on
     # each poll costs time and bytes for nothing (it is sent when it changes).
     app.config["SESSION_REFRESH_EACH_REQUEST"] = False
     defaults: tuple[tuple[str, object], ...] = (
@@ -276,6 +277,7 @@ def init_web(app: Flask) -> None:
     for name in BLUEPRINTS:
         module = importlib.import_module(f"{__name__}.{name}")
         app.register_blueprint(module.bp)
+    init_stream(app)  # the phones' change streams, in front of Flask (stream.py)
 
 
 _COMPRESSED_TYPES = [
