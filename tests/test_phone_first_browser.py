@@ -1,0 +1,109 @@
+"""The table screen, phone first (issue 20), in headless Chromium at 390x844.
+
+At the largest tables the games allow, the control a phone came to tap is on
+the first screen without scrolling; after a tap its answer (the result or
+the refusal) is in the viewport; and a tap made while the phone is offline
+is kept, said to be waiting, and entered exactly once when the table is back.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SETTLE = 10_000  # ms: generous, so a busy machine never fails a correct app
+SCREEN = 844  # px: the phone's viewport height
+EIGHT = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
+SIX = EIGHT[:6]
+
+
+def seat(page, url: str, name: str) -> None:
+    page.goto(url)
+    page.get_by_role("button", name=name, exact=True).click()
+    expect(page.locator(".who-bar")).to_contain_text(f"You are {name}")
+
+
+def on_first_screen(page, locator) -> dict:
+    """The element's box, asserting the page is unscrolled and the box lies
+    wholly within the first screen."""
+    expect(locator).to_be_visible()
+    if os.environ.get("LEAFPILE_SHOTS"):  # a picture to look at while designing
+        name = os.environ.get("PYTEST_CURRENT_TEST", "shot").split("::")[-1].split(" ")[0]
+        page.screenshot(path=f"{os.environ['LEAFPILE_SHOTS']}/{name}.png")
+    assert page.evaluate("window.scrollY") == 0
+    box = locator.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SCREEN, box
+    return box
+
+
+def in_viewport(page, locator) -> None:
+    expect(locator).to_be_in_viewport(ratio=0.9)
+
+
+def venture_eight(store):
+    """An 8-player Venture table one round in: a reveal to show, a bid to make."""
+    table = store.create_table("venture", EIGHT, {"drafting": False})
+    store.act(table.token, 0, {"type": "EnterSlug", "cards": [1, 2, 3, 4, 5, 6, 7]})
+    for card, player in enumerate(EIGHT, start=3):
+        store.act(table.token, store.version(table.token),
+                  {"type": "Bid", "player": player, "card": card})
+    return table
+
+
+def autumn_six(store, *, placing: bool):
+    """A 6-player Autumn Leaves table in round 2: the piles are 1 3 5 7 9 10.
+
+    ``placing``: every card is revealed and Ana's 8 goes first; it fits the
+    7 and the 9 (Dev's and Eli's piles, far down the list)."""
+    table = store.create_table("autumn_leaves", SIX, {}, seed=3)
+    store.act(table.token, 0, {"type": "Reveal", "cards": [
+        [p, c] for p, c in zip(SIX, [1, 3, 5, 7, 9, 10], strict=True)]})
+    if placing:
+        store.act(table.token, store.version(table.token), {"type": "Reveal", "cards": [
+            [p, c] for p, c in zip(SIX, [8, 10, 10, 10, 10, 10], strict=True)]})
+    return table
+
+
+def test_the_venture_bid_pad_of_an_eight_player_table_is_on_the_first_screen(
+    live_server, new_phone
+):
+    table = venture_eight(live_server.store)
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Hal")
+    on_first_screen(page, page.get_by_role("group", name="Your bid, Hal"))
+    # The round just revealed comes right after what there is to do.
+    assert page.locator(".venture-reveal").bounding_box()["y"] > page.locator(
+        ".pad-form").bounding_box()["y"]
+    # The tap's answer is in view: the phone's own bid, waiting for the others.
+    page.get_by_role("button", name="Your bid, Hal: 8", exact=True).click()
+    status = page.locator(".venture-bids .status")
+    expect(status).to_contain_text("You have bid")
+    in_viewport(page, status)
+
+
+def test_the_autumn_leaves_reveal_pad_of_a_six_player_table_is_on_the_first_screen(
+    live_server, new_phone
+):
+    table = autumn_six(live_server.store, placing=False)
+    page = new_phone(color_scheme="dark")
+    seat(page, f"{live_server.url}/t/{table.token}", "Fay")
+    on_first_screen(page, page.get_by_role("group", name="Your card, Fay"))
+
+
+def test_the_lit_piles_of_a_six_player_table_are_on_the_first_screen(live_server, new_phone):
+    table = autumn_six(live_server.store, placing=True)
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    lit = page.locator("button.al-pile-fits")
+    expect(lit).to_have_count(2)
+    for index in range(2):
+        on_first_screen(page, lit.nth(index))
+    lit.first.click()
+    prompt = page.get_by_test_id("prompt")
+    expect(prompt).to_contain_text("Ben's turn")
+    in_viewport(page, prompt)
