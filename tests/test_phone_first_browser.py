@@ -50,8 +50,9 @@ def venture_eight(store):
     table = store.create_table("venture", EIGHT, {"drafting": False})
     store.act(table.token, 0, {"type": "EnterSlug", "cards": [1, 2, 3, 4, 5, 6, 7]})
     for card, player in enumerate(EIGHT, start=3):
-        store.act(table.token, store.version(table.token),
-                  {"type": "Bid", "player": player, "card": card})
+        store.act(
+            table.token, store.version(table.token), {"type": "Bid", "player": player, "card": card}
+        )
     return table
 
 
@@ -61,11 +62,23 @@ def autumn_six(store, *, placing: bool):
     ``placing``: every card is revealed and Ana's 8 goes first; it fits the
     7 and the 9 (Dev's and Eli's piles, far down the list)."""
     table = store.create_table("autumn_leaves", SIX, {}, seed=3)
-    store.act(table.token, 0, {"type": "Reveal", "cards": [
-        [p, c] for p, c in zip(SIX, [1, 3, 5, 7, 9, 10], strict=True)]})
+    store.act(
+        table.token,
+        0,
+        {
+            "type": "Reveal",
+            "cards": [[p, c] for p, c in zip(SIX, [1, 3, 5, 7, 9, 10], strict=True)],
+        },
+    )
     if placing:
-        store.act(table.token, store.version(table.token), {"type": "Reveal", "cards": [
-            [p, c] for p, c in zip(SIX, [8, 10, 10, 10, 10, 10], strict=True)]})
+        store.act(
+            table.token,
+            store.version(table.token),
+            {
+                "type": "Reveal",
+                "cards": [[p, c] for p, c in zip(SIX, [8, 10, 10, 10, 10, 10], strict=True)],
+            },
+        )
     return table
 
 
@@ -77,8 +90,10 @@ def test_the_venture_bid_pad_of_an_eight_player_table_is_on_the_first_screen(
     seat(page, f"{live_server.url}/t/{table.token}", "Hal")
     on_first_screen(page, page.get_by_role("group", name="Your bid, Hal"))
     # The round just revealed comes right after what there is to do.
-    assert page.locator(".venture-reveal").bounding_box()["y"] > page.locator(
-        ".pad-form").bounding_box()["y"]
+    assert (
+        page.locator(".venture-reveal").bounding_box()["y"]
+        > page.locator(".pad-form").bounding_box()["y"]
+    )
     # The tap's answer is in view: the phone's own bid, waiting for the others.
     page.get_by_role("button", name="Your bid, Hal: 8", exact=True).click()
     status = page.locator(".venture-bids .status")
@@ -107,3 +122,98 @@ def test_the_lit_piles_of_a_six_player_table_are_on_the_first_screen(live_server
     prompt = page.get_by_test_id("prompt")
     expect(prompt).to_contain_text("Ben's turn")
     in_viewport(page, prompt)
+
+
+def test_a_six_player_score_pad_fits_and_a_refused_round_keeps_the_numbers(live_server, new_phone):
+    store = live_server.store
+    table = store.create_table("scorepad", SIX, {"lowest_wins": False})
+    store.act(table.token, 0, {"type": "AddRound", "scores": [12, -20, 7, 0, 104, 9]})
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    on_first_screen(page, page.get_by_role("button", name="Add the round"))
+    # Every column of the score table shows without sideways scrolling.
+    assert page.evaluate("""() => [...document.querySelectorAll('.table-scroll')].every(
+        (box) => box.scrollWidth <= box.clientWidth + 1)""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    expect(page.locator("table.scores thead th").nth(6)).to_be_in_viewport()
+    typed = ["5", "6", "7", "8", "9", "999999"]  # the last is too large: refused
+    for index, points in enumerate(typed):
+        page.locator(f"#score{index}").fill(points)
+    page.get_by_role("button", name="Add the round").click()
+    refusal = page.locator("#board .notice-error")
+    expect(refusal).to_contain_text("not entered")
+    in_viewport(page, refusal)
+    expect(page.locator("#announcer")).to_contain_text("not entered")
+    for index, points in enumerate(typed):
+        expect(page.locator(f"#score{index}")).to_have_value(points)
+    assert store.version(table.token) == 1
+
+
+def test_a_tap_made_offline_is_kept_and_entered_once_when_the_table_is_back(live_server, new_phone):
+    table = venture_eight(live_server.store)
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Hal")
+    before = live_server.store.version(table.token)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Your bid, Hal: 8", exact=True).click()
+    waiting = page.locator(".tap-dock-pending")
+    expect(waiting).to_contain_text("Not sent yet")
+    in_viewport(page, waiting)
+    assert live_server.store.version(table.token) == before
+    page.context.set_offline(False)
+    expect(page.locator(".venture-bids .status")).to_contain_text("You have bid", timeout=SETTLE)
+    expect(waiting).to_have_count(0)
+    page.wait_for_timeout(2_500)  # a poll later: nothing is sent twice
+    assert live_server.store.version(table.token) == before + 1
+    assert live_server.store.snapshot(table.token).state.bid_of("Hal") == 8
+
+
+def test_a_tap_whose_answer_was_lost_is_sent_again_and_said_to_be_entered_once(
+    live_server, new_phone
+):
+    """The tap reaches the table but its answer never reaches the phone (the
+    connection drops on the way back): the phone keeps it, sends it again
+    with the same tap id, and is told it was already entered."""
+    table = venture_eight(live_server.store)
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Hal")
+    before = live_server.store.version(table.token)
+
+    def answer_lost(route):
+        route.fetch()  # the server enters the tap...
+        route.abort("connectionreset")  # ...and the phone never hears back
+
+    page.route("**/act", answer_lost, times=1)
+    page.get_by_role("button", name="Your bid, Hal: 8", exact=True).click()
+    expect(page.locator("#board > .notice")).to_contain_text("already", timeout=SETTLE)
+    assert live_server.store.version(table.token) == before + 1
+
+
+def test_cancel_drops_a_tap_that_was_not_sent(live_server, new_phone):
+    table = venture_eight(live_server.store)
+    page = new_phone(color_scheme="dark")
+    seat(page, f"{live_server.url}/t/{table.token}", "Hal")
+    before = live_server.store.version(table.token)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Your bid, Hal: 8", exact=True).click()
+    page.locator(".tap-dock-pending").get_by_role("button", name="Cancel").click()
+    expect(page.locator(".tap-dock-pending")).to_have_count(0)
+    page.context.set_offline(False)
+    page.wait_for_timeout(3_000)  # the next poll gets through; nothing is sent
+    assert live_server.store.version(table.token) == before
+    expect(page.get_by_role("group", name="Your bid, Hal")).to_be_visible()
+
+
+def test_a_board_being_typed_into_says_the_table_changed(live_server, new_phone):
+    store = live_server.store
+    table = store.create_table("scorepad", SIX, {"lowest_wins": False})
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    page.locator("#score0").fill("5")
+    store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2, 3, 4, 5, 6]})
+    changed = page.locator(".tap-dock-changed")
+    expect(changed).to_contain_text("The table changed", timeout=SETTLE)
+    expect(page.locator("#score0")).to_have_value("5")  # nothing typed is swept away
+    changed.get_by_role("button", name="Show it").click()
+    expect(page.locator("table.scores tbody tr")).to_have_count(1)
+    expect(changed).to_have_count(0)
