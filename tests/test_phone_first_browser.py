@@ -217,3 +217,33 @@ def test_a_board_being_typed_into_says_the_table_changed(live_server, new_phone)
     changed.get_by_role("button", name="Show it").click()
     expect(page.locator("table.scores tbody tr")).to_have_count(1)
     expect(changed).to_have_count(0)
+
+
+ASH_SEED = (  # tests/test_autumn_ash_board_browser.py's position: Rainbow (Ana) to move
+    ".,.,.,.,white3/.,cyan1,.,.,yellow1/.,cyan2,.,.,./"
+    "orange2,.,cyan3,red3+cyan1+red1,yellow2/.,.,.,.,./yellow3,.,.,yellow3,. rainbow 0-5 standard"
+)
+
+
+def test_the_ash_size_choice_and_a_refusal_land_in_view(live_server, new_phone):
+    options = {"rainbow": "Ana", "mode": "board", "position": ASH_SEED}
+    table = live_server.store.create_table("autumn_ash", ["Ana", "Ben"], options, "Ash board")
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    square = lambda name: page.locator(f'.ash-board [aria-label^="{name}:"]')  # noqa: E731
+    # A square the piece may not enter says why, where the eye is.
+    square("A1").tap()
+    page.locator('.ash-sel[aria-label^="A1:"]').wait_for()
+    square("A2").tap()
+    refusal = page.locator("#board .notice-error")
+    expect(refusal).to_contain_text("Not there")
+    in_viewport(page, refusal)
+    expect(page.locator("#announcer")).to_contain_text("Not there")
+    # A lit square: the size picker comes into view whole.
+    page.goto(f"{live_server.url}/t/{table.token}")
+    square("E5").tap()
+    page.locator('.ash-sel[aria-label^="E5:"]').wait_for()
+    square("E6").tap()
+    picker = page.locator("#ash-sizes")
+    expect(picker).to_be_in_viewport(ratio=1)
+    expect(page.locator("#announcer")).to_contain_text("it becomes")

@@ -228,8 +228,11 @@
     window.setTimeout(function () { region.textContent = text; }, 50);
   }
 
+  // What to read out: the marked words, else the answer's heading, else its text.
   function wordsOf(el) {
-    return (el.getAttribute("data-answer") || el.textContent || "").replace(/\s+/g, " ").trim();
+    var heading = el.querySelector("h2, h3");
+    var words = el.getAttribute("data-answer") || (heading && heading.textContent) || el.textContent;
+    return (words || "").replace(/\s+/g, " ").trim();
   }
 
   function bringIntoView(el) {
@@ -252,9 +255,10 @@
     for (var i = 0; i < ANSWERS.length; i++) {
       var answer = document.querySelector(ANSWERS[i]);
       if (!answer) continue;
-      // A chip that only switches the view (a GET) is answered by its own
-      // pressed state: move to a refusal or notice only.
-      if (!post && i > 1) return;
+      // A tap that only changes the view (a GET: a chip, a square picked) is
+      // answered by a refusal, a notice or what the template marks, never
+      // by the first status line.
+      if (!post && i > 2) return;
       bringIntoView(answer);
       announce(wordsOf(answer));
       return;
