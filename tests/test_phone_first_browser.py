@@ -31,9 +31,9 @@ def on_first_screen(page, locator) -> dict:
     """The element's box, asserting the page is unscrolled and the box lies
     wholly within the first screen."""
     expect(locator).to_be_visible()
-    if os.environ.get("LEAFPILE_SHOTS"):  # a picture to look at while designing
+    if os.environ.get("LEAFPILE_SCREENSHOTS"):  # a picture to look at while designing
         name = os.environ.get("PYTEST_CURRENT_TEST", "shot").split("::")[-1].split(" ")[0]
-        page.screenshot(path=f"{os.environ['LEAFPILE_SHOTS']}/{name}.png")
+        page.screenshot(path=f"{os.environ['LEAFPILE_SCREENSHOTS']}/{name}.png")
     assert page.evaluate("window.scrollY") == 0
     box = locator.bounding_box()
     assert box is not None
