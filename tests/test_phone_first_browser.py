@@ -108,6 +108,28 @@ def test_the_autumn_leaves_reveal_pad_of_a_six_player_table_is_on_the_first_scre
     page = new_phone(color_scheme="dark")
     seat(page, f"{live_server.url}/t/{table.token}", "Fay")
     on_first_screen(page, page.get_by_role("group", name="Your card, Fay"))
+    page.get_by_role("button", name="Your card, Fay: 4", exact=True).click()
+    entered = page.locator(".al-reveal .status")
+    expect(entered).to_contain_text("You entered your 4")
+    in_viewport(page, entered)
+    expect(page.locator("#announcer")).to_contain_text("You entered your 4")
+
+
+def test_a_shared_phone_at_an_eight_player_venture_table_has_its_pad_on_the_first_screen(
+    live_server, new_phone
+):
+    table = venture_eight(live_server.store)
+    page = new_phone(color_scheme="dark")
+    page.goto(f"{live_server.url}/t/{table.token}")
+    page.get_by_role("button", name="Passed around the table").click()
+    expect(page.locator(".who-bar")).to_contain_text("Shared phone")
+    on_first_screen(page, page.get_by_role("group", name="Ana's bid"))
+    page.get_by_role("button", name="Ana's bid: 9", exact=True).click()
+    expect(page.get_by_role("group", name="Ben's bid")).to_be_visible()
+    expect(page.locator("#announcer")).to_have_text(
+        "Pass the phone to Ben; everybody else looks away."
+    )
+    on_first_screen(page, page.get_by_role("group", name="Ben's bid"))
 
 
 def test_the_lit_piles_of_a_six_player_table_are_on_the_first_screen(live_server, new_phone):
