@@ -27,13 +27,18 @@ def seat(page, url: str, name: str) -> None:
     expect(page.locator(".who-bar")).to_contain_text(f"You are {name}")
 
 
+def picture(page, suffix: str = "") -> None:
+    """A screenshot to look at, when LEAFPILE_SCREENSHOTS names a folder."""
+    if os.environ.get("LEAFPILE_SCREENSHOTS"):
+        name = os.environ.get("PYTEST_CURRENT_TEST", "shot").split("::")[-1].split(" ")[0]
+        page.screenshot(path=f"{os.environ['LEAFPILE_SCREENSHOTS']}/{name}{suffix}.png")
+
+
 def on_first_screen(page, locator) -> dict:
     """The element's box, asserting the page is unscrolled and the box lies
     wholly within the first screen."""
     expect(locator).to_be_visible()
-    if os.environ.get("LEAFPILE_SCREENSHOTS"):  # a picture to look at while designing
-        name = os.environ.get("PYTEST_CURRENT_TEST", "shot").split("::")[-1].split(" ")[0]
-        page.screenshot(path=f"{os.environ['LEAFPILE_SCREENSHOTS']}/{name}.png")
+    picture(page)
     assert page.evaluate("window.scrollY") == 0
     box = locator.bounding_box()
     assert box is not None
@@ -181,10 +186,13 @@ def test_a_tap_made_offline_is_kept_and_entered_once_when_the_table_is_back(live
     waiting = page.locator(".tap-dock-pending")
     expect(waiting).to_contain_text("Not sent yet")
     in_viewport(page, waiting)
+    expect(page.locator(".tap-dock-offline")).to_contain_text("may be out of date")
+    picture(page, "-offline")
     assert live_server.store.version(table.token) == before
     page.context.set_offline(False)
     expect(page.locator(".venture-bids .status")).to_contain_text("You have bid", timeout=SETTLE)
     expect(waiting).to_have_count(0)
+    expect(page.locator(".tap-dock-offline")).to_have_count(0, timeout=SETTLE)
     page.wait_for_timeout(2_500)  # a poll later: nothing is sent twice
     assert live_server.store.version(table.token) == before + 1
     assert live_server.store.snapshot(table.token).state.bid_of("Hal") == 8
@@ -229,12 +237,13 @@ def test_cancel_drops_a_tap_that_was_not_sent(live_server, new_phone):
 def test_a_board_being_typed_into_says_the_table_changed(live_server, new_phone):
     store = live_server.store
     table = store.create_table("scorepad", SIX, {"lowest_wins": False})
-    page = new_phone()
+    page = new_phone(color_scheme="dark")
     seat(page, f"{live_server.url}/t/{table.token}", "Ana")
     page.locator("#score0").fill("5")
     store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2, 3, 4, 5, 6]})
     changed = page.locator(".tap-dock-changed")
     expect(changed).to_contain_text("The table changed", timeout=SETTLE)
+    picture(page, "-changed")
     expect(page.locator("#score0")).to_have_value("5")  # nothing typed is swept away
     changed.get_by_role("button", name="Show it").click()
     expect(page.locator("table.scores tbody tr")).to_have_count(1)

@@ -154,9 +154,13 @@
     });
   }
 
+  // A board that cannot be refreshed says so, instead of looking current.
+  var OFFLINE = "No connection to the table: this screen may be out of date.";
   document.addEventListener("htmx:sendError", function (event) {
     keep(event.detail.requestConfig);
+    dock("offline", OFFLINE);
   });
+  window.addEventListener("offline", function () { dock("offline", OFFLINE); });
   document.addEventListener("htmx:timeout", function (event) {
     keep(event.detail.requestConfig);
   });
@@ -168,6 +172,8 @@
   });
   window.addEventListener("online", resend);
   document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.xhr || !event.detail.xhr.status) return; // it never got through
+    dock("offline", null);
     if (isPoller(event.detail.elt) && event.detail.successful) resend();
   });
 
