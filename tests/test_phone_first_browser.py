@@ -120,6 +120,15 @@ def test_the_autumn_leaves_reveal_pad_of_a_six_player_table_is_on_the_first_scre
     expect(page.locator("#announcer")).to_contain_text("You entered your 4")
 
 
+def test_the_slug_pad_of_an_eight_player_drafting_table_is_on_the_first_screen(
+    live_server, new_phone
+):
+    table = live_server.store.create_table("venture", EIGHT, {"drafting": True})
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    on_first_screen(page, page.get_by_role("group", name="Add a slug card"))
+
+
 def test_a_shared_phone_at_an_eight_player_venture_table_has_its_pad_on_the_first_screen(
     live_server, new_phone
 ):
