@@ -99,6 +99,7 @@ class Studio:
         self._client = self.app.test_client()
         home = self._client.get("/").get_data(as_text=True)
         self._csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)
+        self._told: set[str] = set()
 
     def table(
         self,
@@ -121,23 +122,35 @@ class Studio:
         """One more action at the table's current version."""
         self.store.act(table.token, self.store.version(table.token), dict(action))
 
+    def _say_who(self, table: Any) -> None:
+        """The studio's own phone says who it is once, as every phone must
+        before it enters anything: a shared phone (it holds no seat, so the
+        photographed phone can take one)."""
+        if table.token in self._told:
+            return
+        self._client.post(f"/t/{table.token}/me", data={"csrf_token": self._csrf, "mode": "shared"})
+        self._told.add(table.token)
+
     def post(self, table: Any, action: str, **fields: str) -> None:
         """One form post, as a phone's tap sends it (for screens built by forms)."""
+        self._say_who(table)
         form = {"csrf_token": self._csrf, "action": action, **fields}
         form["version"] = str(self.store.version(table.token))
         response = self._client.post(f"/t/{table.token}/act", data=form)
         if response.status_code >= 400:
             raise RuntimeError(f"{action} {fields}: status {response.status_code}")
 
-    def open(self, page: Any, path: str, *, answer: bool = True) -> None:
-        """Open a page; a table's "Who are you?" is answered as the shared
-        phone (the only seat of a one-player table) unless ``answer`` is False."""
+    def open(self, page: Any, path: str, *, answer_who: bool = True) -> None:
+        """Open a page; a table that asks "Who are you?" is answered as the
+        picture means it: the shared phone, or the one player of a solo game."""
         page.goto(self.url + path)
         page.wait_for_load_state("networkidle")
-        if answer and page.locator("#who-ask-h").count():
-            shared = page.get_by_role("button", name="Passed around the table")
-            (shared if shared.count() else page.locator(".who-names button").first).click()
-            page.locator("#who-ask-h").wait_for(state="detached")
+        ask = page.locator(".who-ask")
+        if answer_who and ask.count():
+            shared = ask.get_by_role("button", name="Passed around the table")
+            (shared if shared.count() else ask.locator(".who-names button").first).click()
+            page.locator(".who-ask").wait_for(state="detached")
+            page.goto(self.url + path)  # again: the answer's board drops the address's choices
             page.wait_for_load_state("networkidle")
 
     def close(self) -> None:
@@ -249,16 +262,15 @@ def live_shared(studio: Studio, page: Any) -> None:
 @screen("screenshots/live-takeover.png")
 def live_takeover(studio: Studio, page: Any) -> None:
     table = _venture_with_seats(studio)
-    studio.open(page, f"/t/{table.token}")
-    page.locator(".who-bar summary").click()
-    page.locator(".who-names button").first.click()
+    studio.open(page, f"/t/{table.token}", answer_who=False)
+    page.get_by_role("button", name=TRIO[0], exact=False).first.click()
     page.locator(".seat-confirm").wait_for()
 
 
 @screen("screenshots/live-who.png")
 def live_who(studio: Studio, page: Any) -> None:
     table = _venture_with_seats(studio)
-    studio.open(page, f"/t/{table.token}", answer=False)
+    studio.open(page, f"/t/{table.token}", answer_who=False)
 
 
 @screen("screenshots/autumn-leaves.png")

@@ -90,7 +90,7 @@ def test_each_game_played_to_its_end_shows_the_end_screen(phone, store, make_tab
     assert len(polyline_ends(body)) == len(final_totals(game, state))
     # A table made outside this browser: it may not start the next game, and is told who may.
     assert "Play again with the same players" not in body
-    assert "The phone that started this table can start the next game" in body
+    assert "The host's phone can start the next game" in body
     if game == "pairs":
         assert kind == "loss" and "loses the game. Nobody wins." in text
         assert 'class="pad-key"' not in body and "in the deck" not in body

@@ -12,15 +12,169 @@
     if (board) board.setAttribute("data-dirty", "1");
   });
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var elt = event.detail.elt;
-    if (!elt.classList || !elt.classList.contains("poller")) return;
+  function isPoller(elt) {
+    return !!(elt && elt.classList && elt.classList.contains("poller"));
+  }
+
+  // Someone is typing into the board (a half-filled score-pad round).
+  function beingTyped() {
     var board = document.getElementById("board");
+    if (!board) return false;
     var active = document.activeElement;
-    var typing = board && active && board.contains(active) && active.matches(TYPING);
-    if (document.hidden || (board && board.getAttribute("data-dirty")) || typing) {
-      event.preventDefault(); // skip this poll; the next one will catch up
+    return !!(board.getAttribute("data-dirty") ||
+              (active && board.contains(active) && active.matches(TYPING)));
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isPoller(event.detail.elt)) return;
+    // Skip this poll (the next one will catch up) while the phone sleeps, or
+    // while a board being typed into already knows the table changed.
+    if (document.hidden || (beingTyped() && changedUnderThumb)) event.preventDefault();
+  });
+
+  // A board being typed into is not swapped away by a poll; the phone says
+  // that the table changed instead of freezing in silence (issue 20).
+  var changedUnderThumb = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || !isPoller(config.elt) || event.detail.xhr.status !== 200) return;
+    if (!beingTyped()) return;
+    event.detail.shouldSwap = false;
+    changedUnderThumb = true;
+    dock("changed", "The table changed while you were typing.", "Show it", function () {
+      var board = document.getElementById("board");
+      if (board) board.removeAttribute("data-dirty");
+      if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+      changedUnderThumb = false;
+      dock("changed", null);
+      var poller = document.querySelector(".poller");
+      if (poller && window.htmx) window.htmx.trigger(poller, "wake");
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "board") {
+      changedUnderThumb = false;
+      dock("changed", null);
     }
+  });
+
+  // ---- The dock: lines about taps, fixed above the bottom edge ------------
+  // One line per kind ("pending", "changed"); text null takes it away.
+  function dock(kind, text, buttonText, onButton) {
+    var box = document.getElementById("tap-dock");
+    if (!box) {
+      if (!text) return;
+      box = document.createElement("div");
+      box.id = "tap-dock";
+      box.className = "tap-dock";
+      box.setAttribute("role", "status");
+      document.body.appendChild(box);
+    }
+    var line = box.querySelector('[data-kind="' + kind + '"]');
+    if (!text) {
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = document.createElement("p");
+      line.setAttribute("data-kind", kind);
+      line.className = "tap-dock-line tap-dock-" + kind;
+      box.appendChild(line);
+    }
+    line.textContent = "";
+    var words = document.createElement("span");
+    words.textContent = text;
+    line.appendChild(words);
+    if (buttonText) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn btn-small";
+      button.textContent = buttonText;
+      button.addEventListener("click", onButton);
+      line.appendChild(button);
+    }
+  }
+
+  // ---- A tap is never lost in silence (issue 20) --------------------------
+  // A tap that cannot reach the table (offline, no answer, a proxy's 502-504)
+  // is kept with its tap id and form values, said to be waiting, and sent
+  // again once: when the phone is back online or the next poll gets through.
+  // The server enters a tap id once, so a tap that did arrive the first time
+  // is answered "already entered", truthfully.
+  var pending = [];
+  var resending = false;
+
+  function keep(config) {
+    if (!config || config.verb === "get" || isPoller(config.elt)) return false;
+    var values = {};
+    var data = config.formData || config.unfilteredFormData;
+    if (!data || !data.forEach) return false;
+    data.forEach(function (value, key) {
+      if (!(key in values)) values[key] = value;
+      else if (Array.isArray(values[key])) values[key].push(value);
+      else values[key] = [values[key], value];
+    });
+    if (!values.tap) return false;
+    for (var i = 0; i < pending.length; i++) {
+      if (pending[i].values.tap === values.tap) return true; // already kept
+    }
+    pending.push({path: config.path, verb: config.verb, values: values});
+    showPending();
+    return true;
+  }
+
+  function showPending() {
+    if (!pending.length) {
+      dock("pending", null);
+      return;
+    }
+    var words = pending.length === 1
+      ? "Not sent yet — will send when the table is back."
+      : pending.length + " taps not sent yet — will send when the table is back.";
+    dock("pending", words, "Cancel", function () {
+      pending = [];
+      showPending();
+      announce("Cancelled: nothing was sent.");
+    });
+    announce(words);
+  }
+
+  function resend() {
+    if (resending || !pending.length || !window.htmx) return;
+    var tap = pending.shift();
+    resending = true;
+    showPending();
+    window.htmx.ajax(tap.verb.toUpperCase(), tap.path, {
+      target: "#board", swap: "outerHTML", values: tap.values
+    }).then(function () {
+      resending = false;
+      if (pending.length) resend();
+    }, function () {
+      resending = false;
+    });
+  }
+
+  // A board that cannot be refreshed says so, instead of looking current.
+  var OFFLINE = "No connection to the table: this screen may be out of date.";
+  document.addEventListener("htmx:sendError", function (event) {
+    keep(event.detail.requestConfig);
+    dock("offline", OFFLINE);
+  });
+  window.addEventListener("offline", function () { dock("offline", OFFLINE); });
+  document.addEventListener("htmx:timeout", function (event) {
+    keep(event.detail.requestConfig);
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr && event.detail.xhr.status;
+    if ((status === 502 || status === 503 || status === 504) && keep(event.detail.requestConfig)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  window.addEventListener("online", resend);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.xhr || !event.detail.xhr.status) return; // it never got through
+    dock("offline", null);
+    if (isPoller(event.detail.elt) && event.detail.successful) resend();
   });
 
   // Keep open <details> (with an id) open across a refresh of the board.
@@ -62,6 +216,59 @@
     var detail = event.detail;
     if (detail.verb === "get" || detail.parameters.tap) return;
     detail.parameters.tap = newTapId();
+  });
+
+  // ---- Answers where the eye is (issue 20) --------------------------------
+  // After a tap swaps the board, its answer is brought into view and read out
+  // through the one live region (#announcer, outside the board, so it survives
+  // every swap): a refusal first, then the board's notice, then what the
+  // template marks as the answer (data-answer), then the first status line.
+  // A live refresh (a poll) moves nothing and says nothing.
+  var ANSWERS = ["#board .notice-error", "#board > .notice", "#board [data-answer]", "#board .status"];
+
+  function announce(text) {
+    var region = document.getElementById("announcer");
+    if (!region || !text) return;
+    region.textContent = "";
+    // A fresh node a moment later, so the same words twice are read twice.
+    window.setTimeout(function () { region.textContent = text; }, 50);
+  }
+
+  // What to read out: the marked words, else the answer's heading, else its text.
+  function wordsOf(el) {
+    var heading = el.querySelector("h2, h3");
+    var words = el.getAttribute("data-answer") || (heading && heading.textContent) || el.textContent;
+    return (words || "").replace(/\s+/g, " ").trim();
+  }
+
+  function bringIntoView(el) {
+    var box = el.getBoundingClientRect();
+    var top = 0;
+    var bar = document.querySelector(".topbar");
+    if (bar && getComputedStyle(bar).position === "sticky") top = bar.getBoundingClientRect().bottom;
+    if (box.top >= top && box.bottom <= window.innerHeight) return;
+    var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    el.scrollIntoView({block: box.height > window.innerHeight - top ? "start" : "nearest",
+                       behavior: reduce ? "auto" : "smooth"});
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail.elt;
+    var config = event.detail.requestConfig;
+    if (!config || !elt || elt.id !== "board") return;
+    if (config.elt && config.elt.classList && config.elt.classList.contains("poller")) return;
+    var post = config.verb !== "get";
+    for (var i = 0; i < ANSWERS.length; i++) {
+      var answer = document.querySelector(ANSWERS[i]);
+      if (!answer) continue;
+      // A tap that only changes the view (a GET: a chip, a square picked) is
+      // answered by a refusal, a notice or what the template marks, never
+      // by the first status line.
+      if (!post && i > 2) return;
+      bringIntoView(answer);
+      announce(wordsOf(answer));
+      return;
+    }
   });
 
   // Ask before a destructive button (data-confirm), without inline script.

@@ -27,8 +27,8 @@ from companion.tables.store import Store
 
 from . import games as screens
 from .ratelimit import limiter
-from .words import for_players
 from .stream import init_stream
+from .words import for_players
 
 # One module a blueprint; each defines ``bp``. Add a line to register one.
 BLUEPRINTS = (
