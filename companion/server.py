@@ -214,6 +214,7 @@ def stream_server(listener: socket.socket, app: Flask) -> Any:
     cap = _positive_int(os.environ.get("LEAFPILE_MAX_CONNECTIONS"), MAX_CONNECTIONS)
     idle = _positive_int(os.environ.get("LEAFPILE_IDLE_SECONDS"), int(IDLE_SECONDS))
     green = green_socket.socket(listener.family, listener.type, fileno=listener.detach())
+
     def named(environ: dict[str, Any], start_response: Any) -> Any:
         # One Server header naming no versions (issue 23): a version told to
         # anyone on the network is a head start for an attacker.
