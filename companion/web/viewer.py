@@ -1,11 +1,14 @@
 """Who is looking at a table, and what they may see and do.
 
 The one place that decides a viewer's rights. A *viewer* is a browser at a
-table: a phone holding a seat, a shared pass-around phone (no seat), or a
-spectator screen (read only). Every output of a table — page, board
-fragment, poll, history, export, error message, cached board — goes through
+table: a phone holding a seat, the shared pass-around phone, a phone just
+watching, a phone that has not said who it is (it enters nothing), or a
+spectator screen. Every output of a table — page, board fragment, poll,
+history, export, error message, cached board — goes through
 :func:`viewer_for` and :func:`visible_events`, so an entry a player has not
-revealed reaches no other phone in any form.
+revealed reaches no other phone in any form: a hidden entry is shown back
+only to the phone that made it, while it holds that seat (rulings LT3-LT5,
+``docs/live-table.md``).
 
 A browser is known by a random device id kept in its signed session cookie;
 the database stores only its SHA-256, so a leaked database cannot be used to
