@@ -73,8 +73,7 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
     assert lit(ana) == {"B1", "B2", "C1"}
     square(ana, "A2").tap()
     ana.get_by_text(
-        "Not there: the yellow queen cannot enter A2: "
-        "the orange drone at A3 blocks it head on."
+        "Not there: the yellow queen cannot enter A2: the orange drone at A3 blocks it head on."
     ).wait_for()
     ana.get_by_role("link", name="Why not? Say why the dark squares are dark").tap()
     reasons = ana.locator(".ash-reasons")

@@ -302,9 +302,7 @@ def _overlap(a, b):
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(st.lists(st.integers(-40, 120), min_size=2, max_size=14), min_size=1, max_size=6)
-)
+@given(st.lists(st.lists(st.integers(-40, 120), min_size=2, max_size=14), min_size=1, max_size=6))
 def test_chart_labels_never_overlap_and_stay_inside(series):
     count = max(len(v) for v in series)
     labels = ["Start", *(str(i) for i in range(1, count))]
