@@ -709,3 +709,10 @@ def test_every_listed_path_is_legal_step_by_step_and_x13_is_all_or_nothing(data)
         if not moves:
             break
         position = play(position, data.draw(st.sampled_from(moves))).position
+
+
+def test_a_move_into_orange_says_an_orange_piece():
+    from companion.rules.autumn_ash import Move, Position, play
+
+    p = Position.parse(".,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,white2,.,.,./.,.,.,.,. xeno")
+    assert play(p, Move.parse("B2-C2=D")).describe().endswith("now an orange drone")

@@ -120,9 +120,9 @@ def test_the_size_picker_offers_only_a_pawn_when_capping_x10(phone, seeded):
     page = html(phone.get(f"/t/{seeded.token}/board?sel=E5&to=E6", htmx=True))
     assert "Yellow pawn E5→E6, capping the white queen: it becomes" in page
     assert re.search(
-        r'value="1" class="btn ash-size-btn btn-primary"\s*aria-label="A red pawn\."', page
+        r'value="1" class="btn ash-size-btn btn-primary"\s*aria-label="a red pawn"', page
     )
-    assert 'aria-label="A red queen: a capping piece becomes a pawn."' in page
+    assert 'aria-label="a red queen: a capping piece becomes a pawn"' in page
 
 
 def test_a_move_bags_scores_and_reads_in_words_in_the_history(phone, store, seeded):

@@ -221,7 +221,9 @@ def test_the_records_plays_csv_round_trips_to_the_stored_results(phone, store, m
     odd = make_table("scorepad", ["=Ana", "Zoë, the 2nd"])  # a formula and a comma
     act(store, odd, {"type": "AddRound", "scores": [3, 4]})
     act(store, odd, {"type": "Finish"})
-    make_table("scorepad", ["Ana", "Ben"])  # not finished: not a play
+    unfinished = make_table("scorepad", ["Ana", "Ben"])  # not finished: not a play
+    for table in [*tables.values(), odd, unfinished]:
+        phone.get(f"/t/{table.token}")  # this browser's group: the tables it opened
     response = phone.get("/records/plays.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     plays = parse_plays(response.get_data(as_text=True))
@@ -287,3 +289,15 @@ def test_the_backup_page_holds_only_the_tables_this_browser_hosts(phone, store, 
               for row in data["tables"]["tables"]["rows"]}  # fmt: skip
     assert tokens == {mine.token} and other.token not in json.dumps(data)
     assert "archived_tables" not in data["tables"]
+
+
+def test_a_strangers_plays_csv_names_nobody(phone, store, make_table, new_client_phone):
+    """The plays CSV follows the records' rule (issue 23): a browser reads the
+    plays of the tables it played, never the whole server's."""
+    table = make_table("scorepad", ["Vera", "Walt"])
+    act(store, table, {"type": "AddRound", "scores": [3, 4]})
+    act(store, table, {"type": "Finish"})
+    phone.get(f"/t/{table.token}")
+    assert "Vera" in phone.get("/records/plays.csv").get_data(as_text=True)
+    stranger = new_client_phone().get("/records/plays.csv").get_data(as_text=True)
+    assert "Vera" not in stranger and len(stranger.strip().splitlines()) == 1

@@ -104,3 +104,19 @@ def test_home_lists_the_sheet_with_its_summary(phone, sheet):
     phone.act(sheet, "tally", **HERA)
     phone.get(f"/t/{sheet.token}")  # the start page lists the tables this browser opened
     assert "Still to count: Cleo" in text(phone.get("/"))
+
+
+def test_a_seventh_fox_across_the_dens_is_refused_with_who_holds_them_lx2(
+    phone, store, make_table, error_message
+):
+    table = make_table("leaf", ["Ana", "Ben", "Cleo"])
+    phone.act(table, "tally", player="Ana", den_fox="3")
+    phone.act(table, "tally", player="Ben", den_fox="2")
+    version = store.version(table.token)
+    r = phone.act(table, "tally", player="Cleo", den_fox="2")
+    assert r.status_code == 422
+    assert error_message(r) == (
+        "There are only 6 foxes in the animal deck, but these counts hold 7 "
+        "(Ana 3, Ben 2, Cleo 2). This tap was not entered."
+    )
+    assert store.version(table.token) == version

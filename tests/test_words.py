@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from companion.web.words import for_players
+from companion.web.words import for_players, with_article, without_ids
 
 IDS = re.compile(r"\((?:[A-Z]{1,3}\d{1,2}[-–, ]*)+\)")
 
@@ -70,3 +70,9 @@ def test_a_refusal_has_no_ruling_id_and_a_full_stop_before_this_tap_was_not_ente
     # The history's detail and the rules library keep the id.
     with pytest.raises(ValueError, match=r"not the owl \(N12\)"):
         store.act(table.token, version, {"type": "Hibernate", "animal": "owl", "mat": []})
+
+
+def test_labels_get_an_agreeing_article_and_no_id():
+    assert with_article("orange drone") == "an orange drone"
+    assert with_article("yellow queen") == "a yellow queen"
+    assert without_ids("a capping piece becomes a pawn (X10)") == "a capping piece becomes a pawn"

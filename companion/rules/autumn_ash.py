@@ -85,6 +85,12 @@ class InvalidPiece(RuleError):
     """A piece that Autumn Ash does not have (unknown colour or size)."""
 
 
+def _a(noun: object) -> str:
+    """A piece with its article: "a red pawn", "an orange drone"."""
+    words = str(noun)
+    return f"{'an' if words[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {words}"
+
+
 def piece_name(piece: tuple[str, int]) -> str:
     """Words for a piece: ``("red", 2)`` → ``"red drone"``."""
     colour, pips = check_piece(piece)
@@ -1026,11 +1032,11 @@ class TurnResult:
         parts = []
         if self.move.entry:
             entered = Piece(START_COLOUR[self.before.turn], self.move.entry.size)
-            parts.append(f"entered a {entered} at {self.move.entry.square}")
+            parts.append(f"entered {_a(entered)} at {self.move.entry.square}")
         route = "→".join(str(s) for s in (self.move.origin, *self.move.path))
         capped = self.before.stacks[self.move.destination.index]
         cap = f" capping the {capped[-1]}" if capped else ""
-        parts.append(f"{self.moved} {route}{cap}, now a {self.became}")
+        parts.append(f"{self.moved} {route}{cap}, now {_a(self.became)}")
         if self.bag:
             where = sorted({str(s) for s, _ in self.bagged})
             parts.append(
@@ -1158,7 +1164,7 @@ def play(position: Position, move: Move | None) -> TurnResult:
         else:
             choices = " or ".join(SIZE_NAMES[s] for s in sizes)
             reason = f"the stash has none left; choose {choices} (X8)"
-        raise IllegalMove(f"the {mover} on {move.origin} cannot become a {wanted}: {reason}")
+        raise IllegalMove(f"the {mover} on {move.origin} cannot become {_a(wanted)}: {reason}")
     paths = _reach(board, move.origin.index).paths
     move = Move(move.origin, move.destination, move.size, move.entry,
                 tuple(SQUARES[i] for i in paths[move.destination.index]))  # fmt: skip
@@ -1392,12 +1398,12 @@ def apply_board(game: BoardGame, action: Any) -> BoardGame:
             raise IllegalAction(
                 f"the board changed: {move.origin} holds "
                 f"{'the ' + str(top) if top else 'nothing'}, "
-                f"not a {action.piece}; look again and retry"
+                f"not {_a(action.piece)}; look again and retry"
             )
         result = play(game.position, move)
         if result.became is None or str(result.became) != action.becomes.strip().lower():
             raise IllegalAction(
-                f"the moved piece becomes a {result.became}, not a {action.becomes}"
+                f"the moved piece becomes {_a(result.became)}, not {_a(action.becomes)}"
             )
     return BoardGame(game.rainbow, game.xeno, game.beginner, result.position,
                      (*game.turns, (action.player, result)), game.target)  # fmt: skip

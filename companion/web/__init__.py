@@ -28,7 +28,7 @@ from companion.tables.store import Store
 from . import games as screens
 from .ratelimit import limiter
 from .stream import init_stream
-from .words import for_players
+from .words import for_players, with_article, without_ids
 
 # One module a blueprint; each defines ``bp``. Add a line to register one.
 BLUEPRINTS = (
@@ -268,6 +268,8 @@ def init_web(app: Flask) -> None:
     app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
     app.jinja_env.filters["for_players"] = for_players
+    app.jinja_env.filters["with_article"] = with_article
+    app.jinja_env.filters["without_ids"] = without_ids
     app.view_functions["static"] = _static_file
     app.url_defaults(_hashed_static_urls)
     app.after_request(_security_headers)

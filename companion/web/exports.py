@@ -37,6 +37,8 @@ from companion.tables.store import EventRow, MemberRow, NoSuchTable, Snapshot, T
 from companion.tables.summaries import Summary, summarise
 
 from . import store
+from .records import is_operator
+from .records import scope as records_scope
 from .viewer import known_device
 
 bp = Blueprint("exports", __name__)
@@ -85,9 +87,11 @@ def table_plays(token: str) -> Any:
 
 @bp.get("/records/plays.csv")
 def all_plays() -> Any:
+    """Every finished play this browser's group may read (the records' rule:
+    its own tables; every table only for the operator)."""
     ensure_backfilled(store())
     with Session(store().engine) as session:
-        lines = result_lines(session)
+        lines = result_lines(session, scope=records_scope(), server_names=is_operator())
         started = {
             token: first
             for token, first in session.execute(

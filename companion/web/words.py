@@ -69,3 +69,17 @@ def for_players(text: object) -> str:
     if not stripped.endswith(_ENDS):
         words += "."
     return Markup(words) if markup else words
+
+
+def without_ids(text: object) -> str:
+    """Only the ruling ids taken out: for a phrase inside a sentence or a label."""
+    return _GROUP.sub(_without_ids, str(text)).strip()
+
+
+def with_article(noun: object) -> str:
+    """``"orange drone"`` → ``"an orange drone"``: a label's noun with its article.
+
+    >>> with_article("orange drone"), with_article("red pawn")
+    ('an orange drone', 'a red pawn')
+    """
+    return _A_VOWEL.sub(lambda m: f"{m.group(1)}n {m.group(2)}", f"a {noun}")
