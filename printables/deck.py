@@ -405,12 +405,14 @@ def fold_layout(options: Options) -> tuple[SheetLayout, tuple[Rect, ...], float]
     reach = float("inf") if options.cut_to_edge else mm(MARK_LENGTH_MM)
     mark_gap = mm(MARK_GAP_MM)
     xs = [left + i * card_w for i in range(COLUMNS + 1)]
-    top, bottom = faces[0].top, backs[0].y
+    top = faces[0].top
+    # Marks round the faces only: the cut goes through both layers from the
+    # face side (the backs' ground runs on past their cards, for a fold a
+    # little off).
     marks: list[Segment] = []
     for x in xs:
         marks.append((x, top + mark_gap, x, min(top + mark_gap + reach, page_h - safe)))
-        marks.append((x, bottom - mark_gap, x, max(bottom - mark_gap - reach, safe)))
-    for y in (faces[0].y, top, backs[0].y, backs[0].top):
+    for y in (faces[0].y, top):
         marks.append((left - mark_gap, y, max(left - mark_gap - reach, safe), y))
         right = left + COLUMNS * card_w
         marks.append((right + mark_gap, y, min(right + mark_gap + reach, page_w - safe), y))
