@@ -42,7 +42,12 @@ def test_a_range_prints_those_cards_in_that_order():
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("3-", "not a choice of cards"), ("7-3", "not a range"), ("0", "not a range"), ("x", "not a choice of cards")],
+    [
+        ("3-", "not a choice of cards"),
+        ("7-3", "not a range"),
+        ("0", "not a range"),
+        ("x", "not a choice of cards"),
+    ],
 )
 def test_a_choice_that_is_not_numbers_and_ranges_is_refused(text, message):
     with pytest.raises(ValueError, match=message):

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from companion.server import lan_address
 import printables
+from companion.server import lan_address
 from printables import PARTS, Options, build, filename
 from printables.aids import address_warning
 from printables.deck import back_correction_warning
