@@ -517,6 +517,10 @@ def back_cut_mm(options: Options) -> float:
     return round(worst / mm(1), 3)
 
 
+def _signed(value: float) -> str:
+    return f"{value:+g}" if value else "0"
+
+
 def back_correction_warning(options: Options) -> str | None:
     """What to tell the person printing when the correction cuts into the
     backs (:func:`back_cut_mm`), else ``None``."""
@@ -525,7 +529,8 @@ def back_correction_warning(options: Options) -> str | None:
         return None
     x, y = options.back_offset
     return (
-        f"a back correction of x = {x:+g} mm, y = {y:+g} mm moves the outer cards' backs "
+        f"a back correction of x = {_signed(x)} mm, y = {_signed(y)} mm moves the outer "
+        "cards' backs "
         f"{cut:.2f} mm past the edge a home printer can reach, so they will be cut with a "
         "white strip that wide. Use the 3 mm bleed layout (more paper round the cards), "
         "or print the duplex test sheet again to check the reading."
