@@ -3,7 +3,9 @@
 Run from the repository root: ``python -m benchmarks.kit [--repeat N]``.
 Prints one line per paper: the best and median wall time of N builds, the
 page count and the file size; then the same for the Pairs deck's card images
-at 300 dpi (``leafpile print deck --format png``).
+at 300 dpi (``leafpile print deck --format png``) and for each print-service
+preset (``leafpile print deck --service NAME``; DriveThruCards only when
+Ghostscript is installed).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pypdf import PdfReader
 
 from printables import Options, build
 from printables.images import card_images
+from printables.services import SERVICES, service_files, unavailable_reason
 
 
 def measure(paper: str, repeat: int) -> tuple[float, float, int, int]:
@@ -47,6 +50,19 @@ def main() -> None:
         f"images  {min(times):5.2f} s {statistics.median(times):5.2f} s "
         f"{57:5d}  {len(archive) / 1024:,.0f} KB  (Pairs deck PNGs, 300 dpi)"
     )
+    for name, service in SERVICES.items():
+        if unavailable_reason(service):
+            print(f"{name}: skipped ({service.title} needs Ghostscript)")
+            continue
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            data, _, _ = service_files(name, "deck")
+            times.append(time.perf_counter() - start)
+        print(
+            f"{name:<16} {min(times):5.2f} s {statistics.median(times):5.2f} s "
+            f"{len(data) / 1024:,.0f} KB  (Pairs deck)"
+        )
 
 
 if __name__ == "__main__":

@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from printables import PARTS, build, filename
+from printables import PARTS, build, filename, sides
 from printables.aids import address_warning
 from printables.deck import back_correction_warning
 from printables.images import MAX_DPI, MIN_DPI, card_images, images_filename
 from printables.services import SERVICES, service_files
-from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, Options, parse_offset
+from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, Options, parse_cards, parse_offset
 
 from .server import lan_address
 
@@ -97,6 +97,24 @@ def register(commands: Any) -> None:
         f"at most {MAX_BACK_OFFSET_MM:g}; a negative x is fine: --back-offset -1,0.5)",
     )
     parser.add_argument(
+        "--cards",
+        default="",
+        metavar="N[-M],...",
+        help="only these cards of deck or standard-deck, to reprint one or a few: 12, "
+        "3-7 or 3-7,12 (the proof part numbers every card)",
+    )
+    parser.add_argument(
+        "--cut-lines",
+        action="store_true",
+        help="crop marks run on to the printable edge of the paper, as lines to cut along",
+    )
+    parser.add_argument(
+        "--fold",
+        action="store_true",
+        help="for a printer without duplex: 3 cards a sheet, faces above the middle and "
+        "backs below, printed single-sided, folded in half, glued and cut",
+    )
+    parser.add_argument(
         "--service",
         choices=tuple(SERVICES),
         default=None,
@@ -141,6 +159,9 @@ def run(args: argparse.Namespace) -> int:
             back_offset=parse_offset(args.back_offset),
             url=args.url or default_url(),
             ink_saving=not args.full_backs,
+            cards=parse_cards(args.cards),
+            cut_to_edge=args.cut_lines,
+            fold=args.fold,
         )
         if args.service:
             if options.card != "poker":
@@ -179,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {target} ({size}). Print at 100% (actual size) and check the 50 mm ruler; "
         + (
             "print it double-sided, flip on the long edge."
-            if PARTS[args.part].duplex
+            if sides(args.part, options) == "double"
             else "print it single-sided."
         )
     )
@@ -188,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         warning = address_warning(options.url)
         if warning:
             print(f"leafpile print: warning: {warning}", file=sys.stderr)
-    if args.part in CARD_PARTS:
+    if args.part in CARD_PARTS and not options.fold:
         warning = back_correction_warning(options)
         if warning:
             print(f"leafpile print: warning: {warning}", file=sys.stderr)

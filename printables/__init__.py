@@ -1,7 +1,7 @@
 """The print-and-play kit: pure functions that return PDF bytes.
 
->>> sorted(PARTS) == sorted(["duplex-test", "deck", "standard-deck", "aids", "scorepads",
-...                          "board", "pyramids", "kit"])
+>>> sorted(PARTS) == sorted(["duplex-test", "deck", "standard-deck", "proof", "aids",
+...                          "scorepads", "board", "pyramids", "kit"])
 True
 >>> build("deck", Options(paper="letter"))[:5]
 b'%PDF-'
@@ -52,6 +52,12 @@ def _standard_deck(canvas: Canvas, options: Options) -> None:
     draw_standard_deck(canvas, options)
 
 
+def _proof(canvas: Canvas, options: Options) -> None:
+    from .proof import draw_proof
+
+    draw_proof(canvas, options)
+
+
 def _aids(canvas: Canvas, options: Options) -> None:
     from .aids import draw_aids
 
@@ -97,6 +103,12 @@ _SINGLE_PARTS = (
         "52 cards for the Autumn Leaves solitaire, with backs",
         _standard_deck,
         duplex=True,
+    ),
+    Part(
+        "proof",
+        "Proof sheet",
+        "every card of both decks, small and numbered, to check before printing them",
+        _proof,
     ),
     Part(
         "aids",
@@ -145,16 +157,50 @@ PARTS["kit"] = Part(
 )
 
 
-def build(part: str, options: Options | None = None) -> bytes:
-    """The PDF of one part of the kit (``kit`` = every part in one file).
+DECKS = ("deck", "standard-deck")
+DECK_SIZES = {"deck": 56, "standard-deck": 52}
+"""Cards in each deck (the Pairs deck's 55 and its cut card), for ``Options.cards``."""
 
-    Raises ``ValueError`` naming the part when it is not one of :data:`PARTS`.
+
+def check(part: str, options: Options) -> None:
+    """Refuse, before any drawing, options that do not go with ``part``.
+
+    Raises ``ValueError`` naming the part or the options.
     """
     if part not in PARTS:
         raise ValueError(f"unknown part {part!r}: choose one of {', '.join(PARTS)}")
+    if options.cards:
+        if part not in DECKS:
+            raise ValueError(
+                f"only a deck's cards can be chosen one by one: choose {' or '.join(DECKS)}, "
+                f"not {part}"
+            )
+        beyond = [number for number in options.cards if number > DECK_SIZES[part]]
+        if beyond:
+            raise ValueError(
+                f"the {PARTS[part].title} has {DECK_SIZES[part]} cards: there is no card "
+                f"{beyond[0]} (the proof sheet numbers them)"
+            )
+
+
+def sides(part: str, options: Options) -> str:
+    """How to print ``part`` with these options: ``double`` or ``single``."""
+    duplex = PARTS[part].duplex and not (options.fold and part in DECKS)
+    return "double" if duplex else "single"
+
+
+def build(part: str, options: Options | None = None) -> bytes:
+    """The PDF of one part of the kit (``kit`` = every part in one file).
+
+    Raises ``ValueError`` naming the part when it is not one of :data:`PARTS`,
+    or the options that do not go with it (:func:`check`).
+    """
     options = options or Options()
+    check(part, options)
     chosen = PARTS[part]
-    canvas, buffer = new_canvas(options, f"Leafpile · {chosen.title}", duplex=chosen.duplex)
+    canvas, buffer = new_canvas(
+        options, f"Leafpile · {chosen.title}", duplex=sides(part, options) == "double"
+    )
     chosen.draw(canvas, options)
     return finish(canvas, buffer)
 
@@ -169,4 +215,12 @@ def filename(part: str, options: Options) -> str:
             bits.append("bleed")
         if not options.ink_saving:
             bits.append("full-backs")
+        if options.fold:
+            bits.append("fold")
+        if options.cut_to_edge:
+            bits.append("cut-lines")
+    if options.cards and part in DECKS:
+        from .deck import card_ranges
+
+        bits.append(card_ranges(options.cards).replace(" ", "-").replace(",", ""))
     return "-".join(bits) + ".pdf"

@@ -37,6 +37,7 @@ from .sheet import (
     Options,
     draw_note,
     draw_ruler,
+    end_single_sided_sheet,
     fitted_font_size,
     furniture,
     mm,
@@ -225,8 +226,9 @@ def sheet_layout(options: Options) -> SheetLayout:
     margin_y, margin_x = bottom, left
     gap_y = min(mm(MARK_GAP_MM), max(0.0, (margin_y - safe) * 0.25))
     gap_x = min(mm(MARK_GAP_MM), max(0.0, (margin_x - safe) * 0.25))
-    len_y = min(mm(MARK_LENGTH_MM), margin_y - safe - gap_y)
-    len_x = min(mm(MARK_LENGTH_MM), margin_x - safe - gap_x)
+    reach = float("inf") if options.cut_to_edge else mm(MARK_LENGTH_MM)
+    len_y = min(reach, margin_y - safe - gap_y)
+    len_x = min(reach, margin_x - safe - gap_x)
     for x in xs:
         marks.append((x, bottom - gap_y, x, bottom - gap_y - len_y))
         marks.append((x, top + gap_y, x, top + gap_y + len_y))
@@ -324,7 +326,12 @@ def draw_cards(
     faces: Sequence[CardDrawer],
     label: str,
 ) -> None:
-    """Draw face sheets, each followed by its mirrored back sheet."""
+    """Draw face sheets, each followed by its mirrored back sheet (or, with
+    ``options.fold``, one sheet to fold with faces and backs on it)."""
+    faces, label = chosen_cards(faces, options, label)
+    if options.fold:
+        draw_fold_cards(canvas, options, faces, label)
+        return
     layout = sheet_layout(options)
     sheets = sheet_count(len(faces), layout)
     back = ink_saving_back if options.ink_saving else card_back
@@ -343,6 +350,140 @@ def draw_cards(
         backs = [layout.back_slot(index, options.back_offset) for index in range(len(chunk))]
         set_boxes(canvas, _trim(backs), mm(BACK_BLEED_MM))
         canvas.showPage()
+    set_boxes(canvas, None)
+
+
+def chosen_cards(
+    faces: Sequence[CardDrawer], options: Options, label: str
+) -> tuple[Sequence[CardDrawer], str]:
+    """The faces to print (``options.cards``, to reprint a few) and the label
+    that says which. Raises ``ValueError`` for a card the deck does not have."""
+    if not options.cards:
+        return faces, label
+    beyond = [number for number in options.cards if number > len(faces)]
+    if beyond:
+        raise ValueError(
+            f"the {label} has {len(faces)} cards: there is no card {beyond[0]} "
+            "(the proof sheet numbers them)"
+        )
+    return [faces[number - 1] for number in options.cards], f"{label}, {card_ranges(options.cards)}"
+
+
+def card_ranges(numbers: Sequence[int]) -> str:
+    """``(3, 4, 5, 12)`` → ``"cards 3-5, 12"``."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    text = ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    return ("card " if len(numbers) == 1 else "cards ") + text
+
+
+FOLD_GAP_MM = 8.0
+"""Bare paper between the fold and the cards on either side of it."""
+
+
+def fold_layout(options: Options) -> tuple[SheetLayout, tuple[Rect, ...], float]:
+    """The fold-in-half sheet: (layout of the faces on the top half, the backs'
+    slots on the bottom half, the fold line's height in points).
+
+    A row of cards (3 poker cards fit across A4 and Letter) sits above the
+    page's middle, their backs below it, each the reflection of its face in
+    the fold line: folded with the printed sides out, each back lies behind
+    its face whatever the printer's duplex (it has none).
+    """
+    page_w, page_h = options.page_size
+    card_w, card_h = (mm(v) for v in options.card_mm)
+    fold = page_h / 2
+    gap = mm(FOLD_GAP_MM)
+    left = (page_w - COLUMNS * card_w) / 2
+    faces = tuple(Rect(left + i * card_w, fold + gap, card_w, card_h) for i in range(COLUMNS))
+    backs = tuple(Rect(face.x, 2 * fold - face.top, card_w, card_h) for face in faces)
+    safe = mm(SAFE_EDGE_MM)
+    reach = float("inf") if options.cut_to_edge else mm(MARK_LENGTH_MM)
+    mark_gap = mm(MARK_GAP_MM)
+    xs = [left + i * card_w for i in range(COLUMNS + 1)]
+    top = faces[0].top
+    # Marks round the faces only: the cut goes through both layers from the
+    # face side (the backs' ground runs on past their cards, for a fold a
+    # little off).
+    marks: list[Segment] = []
+    for x in xs:
+        marks.append((x, top + mark_gap, x, min(top + mark_gap + reach, page_h - safe)))
+    for y in (faces[0].y, top):
+        marks.append((left - mark_gap, y, max(left - mark_gap - reach, safe), y))
+        right = left + COLUMNS * card_w
+        marks.append((right + mark_gap, y, min(right + mark_gap + reach, page_w - safe), y))
+    # Ruler, note and label: in the top margin, one between each pair of cut lines.
+    thickness = mm(BAND_MM)
+    band_y = page_h - safe - thickness
+    spans = (mm(RULER_SPAN_MM), mm(NOTE_SPAN_MM), mm(LABEL_SPAN_MM))
+    bands = [
+        Band(Rect(x + mm(END_CLEARANCE_MM), band_y, span, thickness), False)
+        for x, span in zip(xs, spans, strict=False)
+    ]
+    label = Band(Rect(bands[2].box.x, band_y, bands[2].box.w, mm(LABEL_BAND_MM)), False)
+    layout = SheetLayout(
+        page_w=page_w,
+        page_h=page_h,
+        columns=COLUMNS,
+        rows=1,
+        card_w=card_w,
+        card_h=card_h,
+        turned=False,
+        bleed=0.0,
+        slots=faces,
+        crop_marks=tuple(marks),
+        ruler=bands[0],
+        note=bands[1],
+        label=label,
+    )
+    return layout, backs, fold
+
+
+FOLD_NOTE = "fold here, printed sides out: each back lies behind its face; glue, then cut"
+
+
+def draw_fold_cards(
+    canvas: Canvas, options: Options, faces: Sequence[CardDrawer], label: str
+) -> None:
+    """Fold-in-half sheets, single-sided: faces above the fold, backs below,
+    turned half round (so that, folded, they stand the same way as their
+    faces). The back correction has nothing to do here and is not used."""
+    layout, backs, fold = fold_layout(options)
+    sheets = sheet_count(len(faces), layout)
+    back = ink_saving_back if options.ink_saving else card_back
+    for sheet in range(sheets):
+        chunk = faces[sheet * layout.per_sheet : (sheet + 1) * layout.per_sheet]
+        for index, face in enumerate(chunk):
+            _draw_in_slot(canvas, layout, layout.slots[index], face)
+        with saved(canvas):
+            if not options.ink_saving:
+                canvas.setFillColor(BACK_DARK)
+                for slot in backs[: len(chunk)]:
+                    ground = slot.grown(mm(FOLD_GAP_MM / 2))
+                    canvas.rect(ground.x, ground.y, ground.w, ground.h, stroke=0, fill=1)
+            for slot in backs[: len(chunk)]:
+                with saved(canvas):
+                    canvas.translate(slot.right, slot.top)
+                    canvas.rotate(180)
+                    back(canvas, Rect(0, 0, layout.card_w, layout.card_h), 0.0)
+        _draw_marks(canvas, layout)
+        with furniture(canvas):
+            canvas.setDash(3, 2)
+            canvas.setStrokeColor(SOFT)
+            canvas.setLineWidth(0.5)
+            safe = mm(SAFE_EDGE_MM)
+            canvas.line(safe, fold, layout.page_w - safe, fold)
+            canvas.setFillColor(SOFT)
+            canvas.setFont(SANS, LABEL_SIZE)
+            canvas.drawCentredString(layout.page_w / 2, fold + mm(1.5), FOLD_NOTE)
+        _draw_sheet_furniture(canvas, layout, f"{label} · fold sheet {sheet + 1} of {sheets}")
+        trim = _trim([*layout.slots[: len(chunk)], *backs[: len(chunk)]])
+        set_boxes(canvas, trim)
+        end_single_sided_sheet(canvas)
     set_boxes(canvas, None)
 
 
@@ -376,6 +517,10 @@ def back_cut_mm(options: Options) -> float:
     return round(worst / mm(1), 3)
 
 
+def _signed(value: float) -> str:
+    return f"{value:+g}" if value else "0"
+
+
 def back_correction_warning(options: Options) -> str | None:
     """What to tell the person printing when the correction cuts into the
     backs (:func:`back_cut_mm`), else ``None``."""
@@ -384,7 +529,8 @@ def back_correction_warning(options: Options) -> str | None:
         return None
     x, y = options.back_offset
     return (
-        f"a back correction of x = {x:+g} mm, y = {y:+g} mm moves the outer cards' backs "
+        f"a back correction of x = {_signed(x)} mm, y = {_signed(y)} mm moves the outer "
+        "cards' backs "
         f"{cut:.2f} mm past the edge a home printer can reach, so they will be cut with a "
         "white strip that wide. Use the 3 mm bleed layout (more paper round the cards), "
         "or print the duplex test sheet again to check the reading."

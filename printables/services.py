@@ -142,8 +142,9 @@ def ink_limited_cmyk(colour: Color) -> CMYKColor:
     the three colour inks are scaled down to fit. A simple, predictable
     conversion, not a colour-managed one: the files say so in their README.
 
-    >>> ink_limited_cmyk(Color(0, 0, 0)).black
-    1.0
+    >>> black = ink_limited_cmyk(Color(0, 0, 0))
+    >>> (black.cyan, black.magenta, black.yellow, black.black)
+    (0, 0, 0, 1)
     """
     if isinstance(colour, CMYKColor):
         c, m, y, k = colour.cyan, colour.magenta, colour.yellow, colour.black

@@ -115,10 +115,26 @@ class Options:
     back_offset: tuple[float, float] = (0.0, 0.0)
     url: str = DEFAULT_URL
     ink_saving: bool = True
+    cards: tuple[int, ...] = ()
+    """Only these cards of a deck (1-based, in deck order), to reprint one
+    card or a few (``parse_cards``); empty: the whole deck."""
+    cut_to_edge: bool = False
+    """Crop marks run on to the printable edge of the paper, as cut lines to
+    lay a ruler or a trimmer's edge on, instead of short ticks."""
+    fold: bool = False
+    """The fold-in-half layout for printers without duplex: faces on the top
+    half, backs on the bottom half, one single-sided page to fold and cut."""
 
     def __post_init__(self) -> None:
         if self.card in CARD_ALIASES:
             object.__setattr__(self, "card", CARD_ALIASES[self.card])
+        if any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in self.cards):
+            raise ValueError(f"card numbers start at 1, not {self.cards!r}")
+        if self.fold and self.bleed:
+            raise ValueError(
+                "the fold-in-half layout has no bleed: choose one or the other "
+                "(fold for a printer without duplex, bleed for a paper cutter)"
+            )
         if self.paper not in PAPERS:
             raise ValueError(f"unknown paper {self.paper!r}: choose {' or '.join(sorted(PAPERS))}")
         if self.card not in CARD_SIZES:
@@ -161,6 +177,38 @@ class Options:
     @property
     def card_mm(self) -> tuple[float, float]:
         return CARD_SIZES[self.card]
+
+
+MAX_CARD_NUMBER = 999
+
+
+def parse_cards(text: str) -> tuple[int, ...]:
+    """Read a choice of cards: ``"12"``, ``"3-7"``, ``"3-7, 12"`` (1-based).
+
+    >>> parse_cards("3-5, 12"), parse_cards("")
+    ((3, 4, 5, 12), ())
+
+    Raises ``ValueError`` naming the text when it is not numbers and ranges.
+    """
+    chosen: list[int] = []
+    for piece in (piece.strip() for piece in text.split(",")):
+        if not piece:
+            continue
+        low, dash, high = piece.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise ValueError(
+                f"{text!r} is not a choice of cards: write card numbers and ranges, like 12 "
+                "or 3-7,12"
+            ) from None
+        if not 1 <= first <= last <= MAX_CARD_NUMBER:
+            raise ValueError(
+                f"{piece!r} is not a range of cards: numbers start at 1 and a range goes up"
+            )
+        chosen.extend(number for number in range(first, last + 1) if number not in chosen)
+    return tuple(chosen)
 
 
 def parse_offset(text: str) -> tuple[float, float]:

@@ -506,7 +506,17 @@ def test_every_page_renders_with_pdftoppm_and_shows_something(kit, request, tmp_
                 assert darkest < 128, image.name  # and something printed on every front
 
 
-@pytest.mark.parametrize("module", ["printables", "printables.pyramids", "printables.images"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "printables",
+        "printables.pyramids",
+        "printables.images",
+        "printables.sheet",
+        "printables.aids",
+        "printables.services",
+    ],
+)
 def test_the_examples_in_the_docstrings_hold(module):
     import doctest
     import importlib

@@ -295,3 +295,19 @@ def test_the_command_line_warns_about_a_localhost_address(tmp_path, capsys):
     assert "a phone that scans the code" in capsys.readouterr().err
     assert main(["print", "aids", "--url", "https://games.example.org/", "-o", str(target)]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("part", ["aids", "scorepads", "board"])
+def test_players_paper_carries_no_ruling_ids(part):
+    """Ids like (X4) or L1-L5 are for readers of the rules and these docs."""
+    text = "\n".join(page.text for page in geometry(part, Options()))
+    assert not re.search(r"\([A-Z]{1,2}\d+\)", text), re.findall(r"\([A-Z]{1,2}\d+\)", text)
+    assert not re.search(r"\b[A-Z]\d+-[A-Z]\d+\b", text)
+
+
+def test_standard_means_one_thing_in_a_file_name():
+    from printables import filename
+
+    name = filename("standard-deck", Options(card="standard"))  # the old name still works
+    assert name == "leafpile-standard-deck-a4-ccg.pdf"
+    assert name.count("standard") == 1

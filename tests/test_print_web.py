@@ -129,7 +129,7 @@ def test_the_whole_kit_downloads_as_one_pdf(client):
     assert response.status_code == 200
     assert 'filename="leafpile-kit-a4-poker.pdf"' in response.headers["Content-Disposition"]
     # Every part, single-sided sheets followed by a blank back.
-    assert len(_reader(response).pages) == 54
+    assert len(_reader(response).pages) == 58  # the proof sheet: 2 pages and their blank backs
 
 
 def test_the_print_page_says_how_to_print_each_part_and_offers_card_images(client):

@@ -15,13 +15,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
+import printables
 from companion.server import lan_address
 from printables import PARTS, Options, build, filename
 from printables.aids import address_warning
 from printables.deck import back_correction_warning
 from printables.images import IMAGE_DECKS, card_images, images_filename
 from printables.services import SERVICE_DECKS, SERVICES, service_files, unavailable_reason
-from printables.sheet import CARD_ALIASES, CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
+from printables.sheet import CARD_ALIASES, CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS, parse_cards
 
 from .costly import one_job, pdf_response
 from .ratelimit import pdf_limit
@@ -93,6 +94,9 @@ def options_from(form: Mapping[str, str]) -> Options:
         back_offset=(_number(form, "offset_x", "x"), _number(form, "offset_y", "y")),
         url=(form.get("url") or "").strip() or _default_url(),
         ink_saving=form.get("full_backs") not in TRUE,
+        cards=parse_cards(form.get("only_cards") or ""),
+        cut_to_edge=form.get("cut_lines") in TRUE,
+        fold=form.get("fold") in TRUE,
     )
 
 
@@ -102,6 +106,9 @@ def _form_values(form: Mapping[str, str]) -> dict[str, str]:
         "card": CARD_ALIASES.get(form.get("card", "poker"), form.get("card", "poker")),
         "bleed": "1" if form.get("bleed") in TRUE else "",
         "full_backs": "1" if form.get("full_backs") in TRUE else "",
+        "cut_lines": "1" if form.get("cut_lines") in TRUE else "",
+        "fold": "1" if form.get("fold") in TRUE else "",
+        "only_cards": form.get("only_cards", ""),
         "offset_x": form.get("offset_x", "0"),
         "offset_y": form.get("offset_y", "0"),
         "url": form.get("url") or _default_url(),
@@ -185,6 +192,7 @@ def download(part: str) -> Any:
         abort(404)
     try:
         options = options_from(request.args)
+        printables.check(part, options)
     except ValueError as error:
         message = str(error)
         return _page(request.args, message[:1].upper() + message[1:], 422)
