@@ -53,6 +53,15 @@ _SEARCH_SHARE = 0.97
 _MARGIN = 0.01
 _TURN = 32  # expansions one search makes before the other takes its turn
 
+# Memory. A position in a search's table costs some 400 bytes (the key, the
+# way back, its queue entry: measured with ``resource.getrusage`` on hard
+# deals), so 2,000,000 positions, counted over both searches, keep one solve
+# under 1 GB (about 800 MB). Reaching the cap ends the search "unknown",
+# never "lost": a search that stopped early has not covered every position.
+MEMORY_LIMIT_BYTES = 1 << 30
+POSITION_BYTES = 512  # the measured ~400, rounded up for safety
+MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
+
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
 
@@ -106,6 +115,7 @@ class Solution:
     seconds: float
     nodes: int
     best_line: tuple[Move | Deal, ...] = ()
+    stopped_by: str = ""  # for "unknown": "time", "nodes" or "memory"
 
 
 @dataclass(frozen=True)
@@ -132,12 +142,31 @@ _Step = tuple[int, int, int]  # (source, target, count); (255, 255, 0) is a deal
 _DEAL: _Step = (255, 255, 0)
 
 
+def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
+    """The face-down count that plays exactly like ``hidden`` on ``pile``.
+
+    A face-down card matters only while it stops a run: when it is the next
+    higher card of its suit below the card on it (face up it would join that
+    card's run). Any other face-down card can never move before it comes to
+    the top, and then it turns face up anyway. So the count is cut down to
+    just above the highest face-down card that does stop a run; positions
+    that differ only below that are the same position for every line.
+    """
+    for j in range(min(hidden, len(pile) - 1) - 1, -1, -1):
+        if pile[j] == pile[j + 1] + 1:
+            return j + 1
+    return 0
+
+
 def _key(piles: _Piles, hidden: _Hidden, dealt: int, hand_len: int) -> bytes:
-    """The identity of a position (see the module text for the one merge).
+    """The identity of a position (see the module text for the merges).
 
     Cards are below 64, so a 255 byte cannot be a card and separates the
-    piles; a key with no deals left starts with 254.
+    piles; a key with no deals left starts with 254. Face-down counts enter
+    as :func:`canonical_hidden`.
     """
+    if any(hidden):
+        hidden = tuple(canonical_hidden(p, h) for p, h in zip(piles, hidden, strict=True))
     if dealt == hand_len:  # no deals left: the piles are interchangeable
         chunks = sorted([bytes((h,)) + p for p, h in zip(piles, hidden, strict=True)])
         return b"\xfe" + b"\xff".join(chunks)
@@ -343,6 +372,7 @@ def solve(
     *,
     max_nodes: int | None = None,
     searches: tuple[Weights, ...] = SEARCHES,
+    max_positions: int = MAX_POSITIONS,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
@@ -365,7 +395,7 @@ def solve(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        found = _search(state, searches, deadline, max_nodes)  # its memory is freed here
+        found = _search(state, searches, deadline, max_nodes, max_positions)  # memory freed here
     finally:
         if collecting:
             gc.enable()
@@ -377,6 +407,7 @@ def _search(
     searches: tuple[Weights, ...],
     deadline: float,
     max_nodes: int | None,
+    max_positions: int = MAX_POSITIONS,
 ) -> Solution:
     """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
     runs = [_Search(weights, state) for weights in searches]
@@ -389,8 +420,15 @@ def _search(
                     return Solution(WON, line, 0.0, nodes, line)
                 if run.exhausted:
                     return Solution(LOST, (), 0.0, nodes, _best_line(runs))
-                if (max_nodes is not None and nodes >= max_nodes) or (clock() >= deadline):
-                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs))
+                stop = ""
+                if max_nodes is not None and nodes >= max_nodes:
+                    stop = "nodes"
+                elif clock() >= deadline:
+                    stop = "time"
+                elif sum(len(r.parent) for r in runs) >= max_positions:
+                    stop = "memory"  # the stated bound: see MAX_POSITIONS
+                if stop:
+                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs), stop)
                 run.expand()
                 nodes += 1
 
