@@ -3,6 +3,7 @@
     python benchmarks/solitaire.py run [--out FILE] [--deals N] [--first-seed 1]
                                        [--budget 2] [--max-nodes N]
     python benchmarks/solitaire.py report [--out FILE] [--first-seed 1] [--deals N]
+    python benchmarks/solitaire.py table [--out FILE]
 
 ``run`` decides deals ``first-seed`` .. ``first-seed + deals - 1`` one after
 the other (one core) and appends one JSON line a deal to ``--out`` (default
@@ -13,7 +14,10 @@ is resumable: deals already in the file are skipped, so an interrupted run
 goes on where it stopped. Every winning line is replayed through the rules
 engine first (a line that does not win stops the benchmark).
 
-``report`` reads the file and prints, as Markdown: won / proven lost /
+``table`` writes ``companion/rules/solitaire_deals.txt``, the won deals by
+difficulty that the new-game form offers.
+
+``report`` prints won / proven lost /
 unknown with the share won and its 95 % Wilson interval (for the deals
 decided, and the bounds that the unknown deals allow), the share that took
 more than 2 s, the median and p99 times, and the hardest deals.
@@ -31,7 +35,6 @@ import math
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -123,8 +126,9 @@ def report(args: argparse.Namespace) -> int:
     stamps = sorted(str(row["at"]) for row in rows.values())
     budgets = sorted({float(row["budget"]) for row in rows.values()})  # type: ignore[arg-type]
     print(
-        f"{n} deals (seeds {seeds[0]}-{seeds[-1]}), budget {', '.join(f'{b:g}' for b in budgets)} s "
-        f"a deal; run {stamps[0]} to {stamps[-1]}; 1-minute load average when a deal "
+        f"{n} deals (seeds {seeds[0]}-{seeds[-1]}), "
+        f"budget {', '.join(f'{b:g}' for b in budgets)} s a deal; "
+        f"run {stamps[0]} to {stamps[-1]}; 1-minute load average when a deal "
         f"started: median {statistics.median(loads):.1f}, most {max(loads):.1f} (2 cores)\n"
     )
     print("| result | deals | share |")
@@ -151,12 +155,17 @@ def report(args: argparse.Namespace) -> int:
             f"({100 * d_low:.2f}-{100 * d_high:.2f} %)."
         )
     over = sum(t > 2.0 for t in times)
-    decided_2s = sum(
-        1 for row in rows.values() if row["result"] != UNKNOWN and float(row["seconds"]) <= 2.0  # type: ignore[arg-type]
+    decided_2s = len(
+        [
+            row
+            for row, t in zip(rows.values(), times, strict=True)
+            if row["result"] != UNKNOWN and t <= 2
+        ]
     )
     print(
         f"Decided within 2 s: {decided_2s} of {n} ({100 * decided_2s / n:.2f} %); "
-        f"took more than 2 s or stayed unknown: {n - decided_2s} ({100 * (n - decided_2s) / n:.2f} %)."
+        f"took more than 2 s or stayed unknown: {n - decided_2s} "
+        f"({100 * (n - decided_2s) / n:.2f} %)."
     )
     if over:
         print(f"Took more than 2 s: {over} ({100 * over / n:.2f} %).")
@@ -172,9 +181,22 @@ def report(args: argparse.Namespace) -> int:
     print("| seed | result | seconds | positions |")
     print("|---:|---|---:|---:|")
     for row in hardest:
-        print(f"| {row['seed']} | {row['result']} | {float(row['seconds']):.2f} | {int(row['nodes']):,} |")  # type: ignore[call-overload]
+        seconds, positions = float(row["seconds"]), int(row["nodes"])  # type: ignore[arg-type,call-overload]
+        print(f"| {row['seed']} | {row['result']} | {seconds:.2f} | {positions:,} |")
     if lost:
         print(f"\nProven lost: {', '.join(str(row['seed']) for row in by[LOST][:50])}")
+    return 0
+
+
+def table(args: argparse.Namespace) -> int:
+    """Write the package's table of won deals by difficulty (see solitaire_deals)."""
+    from companion.rules import solitaire_deals
+
+    rows = read(Path(args.out))
+    won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
+    target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
+    target.write_text(solitaire_deals.write(won))
+    print(f"{len(won)} won deals written to {target}")
     return 0
 
 
@@ -194,6 +216,9 @@ def main() -> int:
     show.add_argument("--deals", type=int, default=0, help="only these deals (0: all)")
     show.add_argument("--hardest", type=int, default=10)
     show.set_defaults(handler=report)
+    ship = commands.add_parser("table", help="write the won deals by level for the app")
+    ship.add_argument("--out", default=str(DEFAULT_OUT))
+    ship.set_defaults(handler=table)
     args = parser.parse_args()
     return int(args.handler(args))
 

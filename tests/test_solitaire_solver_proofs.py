@@ -1,8 +1,9 @@
 """Why a "lost" from the solver is a proof, and what the solver may not assume.
 
-The independent checker here is :func:`exhaustive_win`: a plain breadth-first search through the rules
-engine (``legal_moves`` and ``apply``), with no heuristics and no merging of
-positions beyond exact equality. Decks are reduced (fewer ranks, suits or
+The independent checker here is :func:`exhaustive_win`: a plain
+breadth-first search through the rules engine (``legal_moves`` and
+``apply``), with no heuristics and no merging of positions beyond exact
+equality. Decks are reduced (fewer ranks, suits or
 piles) so that it can finish; each test says which.
 """
 
@@ -24,7 +25,6 @@ from companion.rules.solitaire_solver import (
     canonical_hidden,
     solve,
 )
-
 
 
 def exhaustive_win(game: State) -> bool:

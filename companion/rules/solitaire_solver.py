@@ -342,7 +342,9 @@ class _Search:
             if c_key in parent:
                 continue
             parent[c_key] = bytes(step) + key
-            if c_dealt == hand_len or (any(c_hidden) and c_key[1 : 1 + self.width] != bytes(c_hidden)):
+            if c_dealt == hand_len or (
+                any(c_hidden) and c_key[1 : 1 + self.width] != bytes(c_hidden)
+            ):
                 # The real face-down counts, which the score counts on, where
                 # the key holds canonical ones (or the piles sorted).
                 self.in_order[c_key] = _layout_bytes(c_piles, c_hidden, c_dealt)
