@@ -195,7 +195,7 @@ def table(args: argparse.Namespace) -> int:
     rows = read(Path(args.out))
     won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
     target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
-    target.write_text(solitaire_deals.write(won))
+    target.write_text(solitaire_deals.write(won, len(rows)))
     print(f"{len(won)} won deals written to {target}")
     return 0
 

@@ -38,6 +38,12 @@ class DealTable:
 
     levels: dict[str, tuple[int, ...]]
     cuts: tuple[int, int]
+    tested: int = 0  # deals the benchmark ran: the table holds those it won
+
+    @property
+    def share_won(self) -> float:
+        """The share of the deals tested that the solver won (0 if none)."""
+        return len(self.winnable) / self.tested if self.tested else 0.0
 
     @property
     def winnable(self) -> tuple[int, ...]:
@@ -48,7 +54,11 @@ def parse(text: str) -> DealTable:
     """Read the table: ``# cuts A B`` then ``level: seed seed ...`` lines."""
     levels: dict[str, tuple[int, ...]] = {level: () for level in LEVELS}
     cuts = (0, 0)
+    tested = 0
     for line in text.splitlines():
+        if line.startswith("# tested"):
+            tested = int(line.split()[2])
+            continue
         if line.startswith("# cuts"):
             first, second = line.split()[2:4]
             cuts = (int(first), int(second))
@@ -59,11 +69,12 @@ def parse(text: str) -> DealTable:
         if name.strip() not in levels:
             raise RuleError(f"{name!r} is not a difficulty level ({', '.join(LEVELS)})")
         levels[name.strip()] = tuple(int(word) for word in seeds.split())
-    return DealTable(levels, cuts)
+    return DealTable(levels, cuts, tested)
 
 
-def write(rows: list[tuple[int, int]]) -> str:
-    """The table's text for won deals ``(seed, positions)``: thirds by effort."""
+def write(rows: list[tuple[int, int]], tested: int = 0) -> str:
+    """The table's text for won deals ``(seed, positions)`` out of ``tested``
+    deals run: thirds by effort."""
     ordered = sorted(rows, key=lambda row: (row[1], row[0]))
     n = len(ordered)
     first, second = ordered[n // 3][1] if n else 0, ordered[2 * n // 3][1] if n else 0
@@ -74,6 +85,7 @@ def write(rows: list[tuple[int, int]]) -> str:
     lines = [
         "# Deals the solver won (benchmarks/solitaire-deals.jsonl), by the positions it expanded.",
         f"# cuts {first} {second}",
+        f"# tested {max(tested, n)}",
     ]
     lines += [f"{level}: {' '.join(map(str, sorted(levels[level])))}" for level in LEVELS]
     return "\n".join(lines) + "\n"
