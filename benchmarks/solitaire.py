@@ -173,6 +173,10 @@ def report(args: argparse.Namespace) -> int:
         f"Time a deal: median {1000 * statistics.median(times):.0f} ms, "
         f"p99 {percentile(times, 0.99):.2f} s, most {max(times):.2f} s."
     )
+    if lost:
+        print(f"\nProven lost: {', '.join(str(row['seed']) for row in by[LOST][:50])}")
+    if args.hardest <= 0:
+        return 0
     hardest = sorted(
         rows.values(),
         key=lambda row: (row["result"] != UNKNOWN, -int(row["nodes"])),  # type: ignore[call-overload]
@@ -183,8 +187,6 @@ def report(args: argparse.Namespace) -> int:
     for row in hardest:
         seconds, positions = float(row["seconds"]), int(row["nodes"])  # type: ignore[arg-type,call-overload]
         print(f"| {row['seed']} | {row['result']} | {seconds:.2f} | {positions:,} |")
-    if lost:
-        print(f"\nProven lost: {', '.join(str(row['seed']) for row in by[LOST][:50])}")
     return 0
 
 
