@@ -97,3 +97,12 @@ def test_both_new_game_forms_offer_the_kinds(phone):
     html = phone.get("/solitaire").get_data(as_text=True)
     for words in ("Any deal", "A deal that can be won", "Easy (can be won)", "Hard (can be won)"):
         assert words in html
+
+
+def test_the_home_pages_new_table_form_offers_and_honours_the_kinds(phone, store):
+    html = phone.get("/new/solitaire").get_data(as_text=True)
+    assert 'name="kind"' in html and "Medium (can be won)" in html
+    response = phone.post("/new/solitaire", {"player1": "Solo", "kind": "medium"}, htmx=False)
+    assert response.status_code == 303
+    deal = store.tables(game="solitaire")[0].options["deal"]
+    assert deal in solitaire_deals.load().levels["medium"]
