@@ -17,10 +17,17 @@ legal successor of an expanded position goes on its queue unless the very
 same position was queued before. Positions are compared card for card,
 face-down counts and cards dealt included; only once the hand is empty are
 the piles compared as a set, because then which pile is which changes
-nothing any more. So when one search's queue runs empty, it has expanded
-every position reachable from the start, none of them won, and the deal is
-lost. Running out of time or of positions (``max_nodes``) before that leaves
-the answer "unknown": never "lost".
+nothing any more, and face-down cards that can never stop a run do not
+count as face down (:func:`canonical_hidden`). So when one search's queue
+runs empty, it has expanded every position reachable from the start, none
+of them won, and the deal is lost. Running out of time, of positions
+(``max_nodes``) or of memory (``MAX_POSITIONS``) before that leaves the
+answer "unknown": never "lost".
+
+No move is taken without branching: the moves other patience solvers call
+safe (a card onto its successor, say) can lose a won position here, where
+every higher card of one's suit is a parking place (the tests keep such
+positions).
 
 >>> from companion.rules import solitaire
 >>> game = solitaire.new_game(seed=1, layout=solitaire.Layout(3, 2, (1, 1, 1), 1))
