@@ -9,7 +9,8 @@
 the other (one core) and appends one JSON line a deal to ``--out`` (default
 ``benchmarks/solitaire-deals.jsonl``): seed, result (won / lost / unknown),
 seconds, positions expanded, what stopped an unknown search, moves of the
-winning line, the budget, and the machine's load when the deal started. It
+winning line, the budget (seconds, and positions when capped), and the
+machine's load when the deal started. It
 is resumable: deals already in the file are skipped, so an interrupted run
 goes on where it stopped. Every winning line is replayed through the rules
 engine first (a line that does not win stops the benchmark).
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 "stopped_by": found.stopped_by,
                 "moves": len(found.moves),
                 "budget": args.budget,
+                "max_nodes": args.max_nodes,
                 "load": machine_load,
                 "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             }
