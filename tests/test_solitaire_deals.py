@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.rules import solitaire, solitaire_deals
 from companion.rules.errors import RuleError
@@ -106,3 +108,18 @@ def test_the_home_pages_new_table_form_offers_and_honours_the_kinds(phone, store
     assert response.status_code == 303
     deal = store.tables(game="solitaire")[0].options["deal"]
     assert deal in solitaire_deals.load().levels["medium"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.dictionaries(st.integers(0, 10**9), st.integers(1, 10**6), max_size=60))
+def test_the_table_keeps_every_won_deal_once_and_harder_ones_never_lower(effort):
+    rows = list(effort.items())
+    table = solitaire_deals.parse(solitaire_deals.write(rows, tested=len(rows) + 5))
+    assert sorted(table.winnable) == sorted(effort)
+    rank = {level: i for i, level in enumerate(solitaire_deals.LEVELS)}
+    level_of = {seed: rank[level] for level, seeds in table.levels.items() for seed in seeds}
+    for a in effort:
+        for b in effort:
+            if effort[a] < effort[b]:
+                assert level_of[a] <= level_of[b]
+    assert table.tested == len(rows) + 5
