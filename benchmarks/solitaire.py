@@ -1,122 +1,230 @@
-"""How well the solitaire solver does on random deals.
+"""How well the solitaire solver does, and what share of deals can be won.
 
-    python benchmarks/solitaire.py [--deals 200] [--first-seed 1] [--budget 2]
-                                   [--max-nodes N]
+    python benchmarks/solitaire.py run [--out FILE] [--deals N] [--first-seed 1]
+                                       [--budget 2] [--max-nodes N]
+    python benchmarks/solitaire.py report [--out FILE] [--first-seed 1] [--deals N]
+    python benchmarks/solitaire.py table [--out FILE]
 
-Solves deals ``first-seed`` .. ``first-seed + deals - 1`` one after the other
-(one core), each with ``--budget`` seconds and, when given, at most
-``--max-nodes`` expanded positions. Every winning line is replayed through
-the rules engine (a line that does not win stops the benchmark). Prints a
-Markdown table of won / proven lost / unknown, the share won within 1 s, the
-times, the worst overrun of the time budget, and the date and machine load.
+``run`` decides deals ``first-seed`` .. ``first-seed + deals - 1`` one after
+the other (one core) and appends one JSON line a deal to ``--out`` (default
+``benchmarks/solitaire-deals.jsonl``): seed, result (won / lost / unknown),
+seconds, positions expanded, what stopped an unknown search, moves of the
+winning line, the budget (seconds, and positions when capped), and the
+machine's load when the deal started. It
+is resumable: deals already in the file are skipped, so an interrupted run
+goes on where it stopped. Every winning line is replayed through the rules
+engine first (a line that does not win stops the benchmark).
 
-Wall-clock figures depend on the machine and on what else runs on it; a run
-with ``--max-nodes`` and a generous ``--budget`` gives the same verdicts on
-any machine. Tune the solver's weights on other deals (say
-``--first-seed 1001 --deals 80``) than the ones you report on.
+``table`` writes ``companion/rules/solitaire_deals.txt``, the won deals by
+difficulty that the new-game form offers.
+
+``report`` prints won / proven lost /
+unknown with the share won and its 95 % Wilson interval (for the deals
+decided, and the bounds that the unknown deals allow), the share that took
+more than 2 s, the median and p99 times, and the hardest deals.
+
+Wall-clock figures depend on the machine and on what else runs on it; the
+file records the load beside every deal.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
+import math
 import os
-import platform
 import statistics
 import sys
-import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.rules import solitaire, solitaire_solver  # noqa: E402
 
-RESULTS = (solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN)
+DEFAULT_OUT = Path(__file__).resolve().parent / "solitaire-deals.jsonl"
+WON, LOST, UNKNOWN = solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN
 
 
 def percentile(values: list[float], fraction: float) -> float:
     """The nearest-rank percentile of ``values`` (fraction 0..1)."""
     ordered = sorted(values)
-    rank = max(1, round(fraction * len(ordered) + 0.5))
+    rank = max(1, math.ceil(fraction * len(ordered)))
     return ordered[min(rank, len(ordered)) - 1]
 
 
-def load() -> str:
-    """The machine's load averages over 1, 5 and 15 minutes, and its cores."""
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share ``successes / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def load() -> float:
     try:
-        one, five, fifteen = os.getloadavg()
+        return round(os.getloadavg()[0], 2)
     except OSError:
-        return "load unknown"
-    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores"
+        return -1.0
+
+
+def read(path: Path) -> dict[int, dict[str, object]]:
+    """The deals already decided in ``path``, by seed (the last line wins)."""
+    found: dict[int, dict[str, object]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                found[int(row["seed"])] = row
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    done = read(out)
+    with out.open("a") as file:
+        for seed in range(args.first_seed, args.first_seed + args.deals):
+            if seed in done:
+                continue
+            machine_load = load()
+            game = solitaire.new_game(seed)
+            found = solitaire_solver.solve(game, args.budget, max_nodes=args.max_nodes)
+            if found.result == WON and not solitaire.replay(game, found.moves).won:
+                print(f"seed {seed}: the winning line does not win!", file=sys.stderr)
+                return 1
+            row = {
+                "seed": seed,
+                "result": found.result,
+                "seconds": round(found.seconds, 4),
+                "nodes": found.nodes,
+                "stopped_by": found.stopped_by,
+                "moves": len(found.moves),
+                "budget": args.budget,
+                "max_nodes": args.max_nodes,
+                "load": machine_load,
+                "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            }
+            file.write(json.dumps(row) + "\n")
+            file.flush()
+    return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    rows = read(Path(args.out))
+    if args.deals:
+        wanted = range(args.first_seed, args.first_seed + args.deals)
+        rows = {seed: row for seed, row in rows.items() if seed in wanted}
+    if not rows:
+        print("no deals in the file yet")
+        return 1
+    n = len(rows)
+    by = {r: [row for row in rows.values() if row["result"] == r] for r in (WON, LOST, UNKNOWN)}
+    won, lost, unknown = (len(by[r]) for r in (WON, LOST, UNKNOWN))
+    seeds = sorted(rows)
+    times = [float(row["seconds"]) for row in rows.values()]  # type: ignore[arg-type]
+    loads = [float(row["load"]) for row in rows.values()]  # type: ignore[arg-type]
+    stamps = sorted(str(row["at"]) for row in rows.values())
+    budgets = sorted({float(row["budget"]) for row in rows.values()})  # type: ignore[arg-type]
+    print(
+        f"{n} deals (seeds {seeds[0]}-{seeds[-1]}), "
+        f"budget {', '.join(f'{b:g}' for b in budgets)} s a deal; "
+        f"run {stamps[0]} to {stamps[-1]}; 1-minute load average when a deal "
+        f"started: median {statistics.median(loads):.1f}, most {max(loads):.1f} (2 cores)\n"
+    )
+    print("| result | deals | share |")
+    print("|---|---:|---:|")
+    for name, count in (("won", won), ("proven lost", lost), ("unknown", unknown)):
+        print(f"| {name} | {count} | {100 * count / n:.2f} % |")
+    print()
+    low, high = wilson(won, n)
+    print(
+        f"Won: {won} of {n} = {100 * won / n:.2f} % (95 % Wilson interval "
+        f"{100 * low:.2f}-{100 * high:.2f} %) counting every unknown deal as not won."
+    )
+    if unknown:
+        top_low, top_high = wilson(won + unknown, n)
+        print(
+            f"If every unknown deal were winnable: {100 * (won + unknown) / n:.2f} % "
+            f"(interval {100 * top_low:.2f}-{100 * top_high:.2f} %). The true share lies "
+            f"between {100 * low:.2f} % and {100 * top_high:.2f} % (95 %)."
+        )
+    if won + lost:
+        d_low, d_high = wilson(won, won + lost)
+        print(
+            f"Among the {won + lost} deals decided: {100 * won / (won + lost):.2f} % won "
+            f"({100 * d_low:.2f}-{100 * d_high:.2f} %)."
+        )
+    over = sum(t > 2.0 for t in times)
+    decided_2s = len(
+        [
+            row
+            for row, t in zip(rows.values(), times, strict=True)
+            if row["result"] != UNKNOWN and t <= 2
+        ]
+    )
+    print(
+        f"Decided within 2 s: {decided_2s} of {n} ({100 * decided_2s / n:.2f} %); "
+        f"took more than 2 s or stayed unknown: {n - decided_2s} "
+        f"({100 * (n - decided_2s) / n:.2f} %)."
+    )
+    if over:
+        print(f"Took more than 2 s: {over} ({100 * over / n:.2f} %).")
+    print(
+        f"Time a deal: median {1000 * statistics.median(times):.0f} ms, "
+        f"p99 {percentile(times, 0.99):.2f} s, most {max(times):.2f} s."
+    )
+    if lost:
+        print(f"\nProven lost: {', '.join(str(row['seed']) for row in by[LOST][:50])}")
+    if args.hardest <= 0:
+        return 0
+    hardest = sorted(
+        rows.values(),
+        key=lambda row: (row["result"] != UNKNOWN, -int(row["nodes"])),  # type: ignore[call-overload]
+    )[: args.hardest]
+    print("\nThe hardest deals (unknown first, then by positions searched):\n")
+    print("| seed | result | seconds | positions |")
+    print("|---:|---|---:|---:|")
+    for row in hardest:
+        seconds, positions = float(row["seconds"]), int(row["nodes"])  # type: ignore[arg-type,call-overload]
+        print(f"| {row['seed']} | {row['result']} | {seconds:.2f} | {positions:,} |")
+    return 0
+
+
+def table(args: argparse.Namespace) -> int:
+    """Write the package's table of won deals by difficulty (see solitaire_deals)."""
+    from companion.rules import solitaire_deals
+
+    rows = read(Path(args.out))
+    won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
+    target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
+    target.write_text(solitaire_deals.write(won, len(rows)))
+    print(f"{len(won)} won deals written to {target}")
+    return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--budget", type=float, default=2.0, help="seconds per deal")
-    parser.add_argument("--max-nodes", type=int, default=None, help="positions per deal")
+    commands = parser.add_subparsers(dest="command", required=True)
+    go = commands.add_parser("run", help="decide deals, appending one line a deal")
+    go.add_argument("--out", default=str(DEFAULT_OUT))
+    go.add_argument("--deals", type=int, default=10_000)
+    go.add_argument("--first-seed", type=int, default=1)
+    go.add_argument("--budget", type=float, default=2.0, help="seconds per deal")
+    go.add_argument("--max-nodes", type=int, default=None, help="positions per deal")
+    go.set_defaults(handler=run)
+    show = commands.add_parser("report", help="summarise the file as Markdown")
+    show.add_argument("--out", default=str(DEFAULT_OUT))
+    show.add_argument("--first-seed", type=int, default=1)
+    show.add_argument("--deals", type=int, default=0, help="only these deals (0: all)")
+    show.add_argument("--hardest", type=int, default=10)
+    show.set_defaults(handler=report)
+    ship = commands.add_parser("table", help="write the won deals by level for the app")
+    ship.add_argument("--out", default=str(DEFAULT_OUT))
+    ship.set_defaults(handler=table)
     args = parser.parse_args()
-
-    results: Counter[str] = Counter()
-    times: list[float] = []
-    nodes: list[int] = []
-    by_result: dict[str, list[float]] = {}
-    won_within_1s = 0
-    overrun = 0.0
-    began = datetime.datetime.now(datetime.UTC)
-    load_before = load()
-    started = time.monotonic()
-    for seed in range(args.first_seed, args.first_seed + args.deals):
-        game = solitaire.new_game(seed)
-        found = solitaire_solver.solve(game, args.budget, max_nodes=args.max_nodes)
-        if found.result == solitaire_solver.WON and not solitaire.replay(game, found.moves).won:
-            print(f"seed {seed}: the winning line does not win!", file=sys.stderr)
-            return 1
-        results[found.result] += 1
-        times.append(found.seconds)
-        nodes.append(found.nodes)
-        by_result.setdefault(found.result, []).append(found.seconds)
-        won_within_1s += found.result == solitaire_solver.WON and found.seconds <= 1.0
-        overrun = max(overrun, found.seconds - args.budget)
-        print(
-            f"seed {seed}: {found.result} in {found.seconds:.2f} s, {found.nodes} positions",
-            file=sys.stderr,
-            flush=True,
-        )
-    total = time.monotonic() - started
-
-    n = args.deals
-    limit = f"{args.budget:g} s" + (
-        f" and {args.max_nodes:,} positions" if args.max_nodes is not None else ""
-    )
-    print(
-        f"{n} deals (seeds {args.first_seed}-{args.first_seed + n - 1}), at most {limit} each; "
-        f"{began:%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, {total:.0f} s in all; "
-        f"{load_before} at the start, {load()} at the end\n"
-    )
-    print("| result | deals | share |")
-    print("|---|---:|---:|")
-    for result in RESULTS:
-        print(f"| {result} | {results[result]} | {100 * results[result] / n:.1f}% |")
-    print()
-    decided = results[solitaire_solver.WON] + results[solitaire_solver.LOST]
-    print(f"Decided (won or proven lost): {decided} of {n} ({100 * decided / n:.1f}%).")
-    print(f"Won within 1 s: {won_within_1s} of {n} ({100 * won_within_1s / n:.1f}%).")
-    print(
-        f"Time per deal: median {statistics.median(times):.2f} s, "
-        f"p95 {percentile(times, 0.95):.2f} s; "
-        f"worst overrun of the budget {1000 * max(0.0, overrun):.0f} ms."
-    )
-    print(f"Positions per deal: median {statistics.median(nodes):,.0f}, most {max(nodes):,}.")
-    for result, values in sorted(by_result.items()):
-        print(
-            f"- {result}: median {statistics.median(values):.2f} s, "
-            f"p95 {percentile(values, 0.95):.2f} s"
-        )
-    print("Every winning line was replayed through the rules engine and wins.")
-    return 0
+    return int(args.handler(args))
 
 
 if __name__ == "__main__":

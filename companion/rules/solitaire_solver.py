@@ -17,10 +17,17 @@ legal successor of an expanded position goes on its queue unless the very
 same position was queued before. Positions are compared card for card,
 face-down counts and cards dealt included; only once the hand is empty are
 the piles compared as a set, because then which pile is which changes
-nothing any more. So when one search's queue runs empty, it has expanded
-every position reachable from the start, none of them won, and the deal is
-lost. Running out of time or of positions (``max_nodes``) before that leaves
-the answer "unknown": never "lost".
+nothing any more, and face-down cards that can never stop a run do not
+count as face down (:func:`canonical_hidden`). So when one search's queue
+runs empty, it has expanded every position reachable from the start, none
+of them won, and the deal is lost. Running out of time, of positions
+(``max_nodes``) or of memory (``MAX_POSITIONS``) before that leaves the
+answer "unknown": never "lost".
+
+No move is taken without branching: the moves other patience solvers call
+safe (a card onto its successor, say) can lose a won position here, where
+every higher card of one's suit is a parking place (the tests keep such
+positions).
 
 >>> from companion.rules import solitaire
 >>> game = solitaire.new_game(seed=1, layout=solitaire.Layout(3, 2, (1, 1, 1), 1))
@@ -52,6 +59,15 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 _SEARCH_SHARE = 0.97
 _MARGIN = 0.01
 _TURN = 32  # expansions one search makes before the other takes its turn
+
+# Memory. A position in a search's table costs some 400 bytes (the key, the
+# way back, its queue entry: measured with ``resource.getrusage`` on hard
+# deals), so 2,000,000 positions, counted over both searches, keep one solve
+# under 1 GB (about 800 MB). Reaching the cap ends the search "unknown",
+# never "lost": a search that stopped early has not covered every position.
+MEMORY_LIMIT_BYTES = 1 << 30
+POSITION_BYTES = 512  # the measured ~400, rounded up for safety
+MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
@@ -106,6 +122,7 @@ class Solution:
     seconds: float
     nodes: int
     best_line: tuple[Move | Deal, ...] = ()
+    stopped_by: str = ""  # for "unknown": "time", "nodes" or "memory"
 
 
 @dataclass(frozen=True)
@@ -132,12 +149,31 @@ _Step = tuple[int, int, int]  # (source, target, count); (255, 255, 0) is a deal
 _DEAL: _Step = (255, 255, 0)
 
 
+def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
+    """The face-down count that plays exactly like ``hidden`` on ``pile``.
+
+    A face-down card matters only while it stops a run: when it is the next
+    higher card of its suit below the card on it (face up it would join that
+    card's run). Any other face-down card can never move before it comes to
+    the top, and then it turns face up anyway. So the count is cut down to
+    just above the highest face-down card that does stop a run; positions
+    that differ only below that are the same position for every line.
+    """
+    for j in range(min(hidden, len(pile) - 1) - 1, -1, -1):
+        if pile[j] == pile[j + 1] + 1:
+            return j + 1
+    return 0
+
+
 def _key(piles: _Piles, hidden: _Hidden, dealt: int, hand_len: int) -> bytes:
-    """The identity of a position (see the module text for the one merge).
+    """The identity of a position (see the module text for the merges).
 
     Cards are below 64, so a 255 byte cannot be a card and separates the
-    piles; a key with no deals left starts with 254.
+    piles; a key with no deals left starts with 254. Face-down counts enter
+    as :func:`canonical_hidden`.
     """
+    if any(hidden):
+        hidden = tuple(canonical_hidden(p, h) for p, h in zip(piles, hidden, strict=True))
     if dealt == hand_len:  # no deals left: the piles are interchangeable
         chunks = sorted([bytes((h,)) + p for p, h in zip(piles, hidden, strict=True)])
         return b"\xfe" + b"\xff".join(chunks)
@@ -313,7 +349,11 @@ class _Search:
             if c_key in parent:
                 continue
             parent[c_key] = bytes(step) + key
-            if c_dealt == hand_len:
+            if c_dealt == hand_len or (
+                any(c_hidden) and c_key[1 : 1 + self.width] != bytes(c_hidden)
+            ):
+                # The real face-down counts, which the score counts on, where
+                # the key holds canonical ones (or the piles sorted).
                 self.in_order[c_key] = _layout_bytes(c_piles, c_hidden, c_dealt)
             if c_dealt == hand_len and _won(c_piles, self.suits, self.ranks):
                 self.won_key = c_key
@@ -343,6 +383,7 @@ def solve(
     *,
     max_nodes: int | None = None,
     searches: tuple[Weights, ...] = SEARCHES,
+    max_positions: int = MAX_POSITIONS,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
@@ -365,7 +406,7 @@ def solve(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        found = _search(state, searches, deadline, max_nodes)  # its memory is freed here
+        found = _search(state, searches, deadline, max_nodes, max_positions)  # memory freed here
     finally:
         if collecting:
             gc.enable()
@@ -377,6 +418,7 @@ def _search(
     searches: tuple[Weights, ...],
     deadline: float,
     max_nodes: int | None,
+    max_positions: int = MAX_POSITIONS,
 ) -> Solution:
     """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
     runs = [_Search(weights, state) for weights in searches]
@@ -389,8 +431,15 @@ def _search(
                     return Solution(WON, line, 0.0, nodes, line)
                 if run.exhausted:
                     return Solution(LOST, (), 0.0, nodes, _best_line(runs))
-                if (max_nodes is not None and nodes >= max_nodes) or (clock() >= deadline):
-                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs))
+                stop = ""
+                if max_nodes is not None and nodes >= max_nodes:
+                    stop = "nodes"
+                elif clock() >= deadline:
+                    stop = "time"
+                elif sum(len(r.parent) for r in runs) >= max_positions:
+                    stop = "memory"  # the stated bound: see MAX_POSITIONS
+                if stop:
+                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs), stop)
                 run.expand()
                 nodes += 1
 

@@ -12,7 +12,8 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import solitaire
+from companion.rules import solitaire, solitaire_deals
+from companion.rules.errors import RuleError
 from companion.tables.games.solitaire import MAX_DEAL
 
 from . import FormError, Screen
@@ -49,9 +50,20 @@ def parse_action(form: Mapping[str, str], state: solitaire.State, me: str | None
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
+    """The deal: the number typed, else a random one of the kind chosen
+    (any deal, or one the solver has won, of a difficulty: solitaire_deals).
+    A typed number wins over the kind: it names one deal exactly."""
     text = form.get("deal", "").strip()
+    kind = form.get("kind", "any").strip() or "any"
+    if kind not in solitaire_deals.KINDS:
+        raise FormError(f"{kind[:12]!r} is not a kind of deal: choose one from the list.")
     if not text:
-        return {"deal": secrets.randbelow(MAX_DEAL + 1)}
+        if kind == "any":
+            return {"deal": secrets.randbelow(MAX_DEAL + 1)}
+        try:
+            return {"deal": solitaire_deals.pick(kind, secrets.SystemRandom())}
+        except RuleError as exc:
+            raise FormError(str(exc)) from exc
     if not text.isdecimal() or not text.isascii() or len(text) > 9:
         raise FormError(
             f"The deal number {text[:12]!r} is not a whole number from 0 to {MAX_DEAL}."

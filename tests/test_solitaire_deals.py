@@ -1,0 +1,125 @@
+"""Deals that can be won, by difficulty: the shipped table and the new-game form."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.rules import solitaire, solitaire_deals
+from companion.rules.errors import RuleError
+from companion.rules.solitaire_solver import solve
+
+BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "solitaire-deals.jsonl"
+
+
+def test_the_shipped_table_lists_only_deals_the_benchmark_won():
+    table = solitaire_deals.load()
+    rows = {}
+    for line in BENCHMARK.read_text().splitlines():
+        row = json.loads(line)
+        rows[row["seed"]] = row
+    assert table.winnable, "the table is empty"
+    assert all(rows[seed]["result"] == "won" for seed in table.winnable)
+    first, second = table.cuts
+    for level, seeds in table.levels.items():
+        effort = [rows[seed]["nodes"] for seed in seeds]
+        assert effort, level
+        if level == "easy":
+            assert max(effort) < first
+        elif level == "medium":
+            assert first <= min(effort) and max(effort) < second
+        else:
+            assert min(effort) >= second
+
+
+@pytest.mark.parametrize("level", solitaire_deals.LEVELS)
+def test_a_deal_of_each_level_is_won_by_the_solver_and_replays(level):
+    seed = solitaire_deals.pick(level, random.Random(7))
+    game = solitaire.new_game(seed)
+    found = solve(game, budget=600, max_nodes=20_000)  # the benchmark's budget
+    assert found.result == "won"
+    assert solitaire.replay(game, found.moves).won
+
+
+def test_the_levels_split_the_won_deals_in_thirds():
+    text = solitaire_deals.write([(seed, seed * 10) for seed in range(1, 10)])
+    table = solitaire_deals.parse(text)
+    assert table.levels == {"easy": (1, 2, 3), "medium": (4, 5, 6), "hard": (7, 8, 9)}
+    assert table.cuts == (40, 70)
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "message"),
+    [
+        ("any", "", "not a kind of deal"),
+        ("hard", "", "no hard deals"),
+        ("nonsense", "easy: 1\n", "not a kind of deal"),
+    ],
+)
+def test_bad_kinds_and_empty_levels_are_refused_in_words(kind, text, message):
+    with pytest.raises(RuleError, match=message):
+        solitaire_deals.pick(kind, random.Random(1), solitaire_deals.parse(text))
+
+
+def test_a_bad_level_in_the_table_is_refused():
+    with pytest.raises(RuleError, match="not a difficulty level"):
+        solitaire_deals.parse("trivial: 1 2\n")
+
+
+@pytest.mark.parametrize("kind", ["winnable", *solitaire_deals.LEVELS])
+def test_the_new_game_form_deals_a_winnable_deal_of_the_kind_asked(phone, store, kind):
+    response = phone.post("/solitaire/new", {"deal": "", "kind": kind}, htmx=False)
+    assert response.status_code == 303
+    deal = store.tables(game="solitaire")[0].options["deal"]
+    table = solitaire_deals.load()
+    wanted = table.winnable if kind == "winnable" else table.levels[kind]
+    assert deal in wanted
+
+
+def test_a_typed_deal_number_wins_over_the_kind(phone, store):
+    assert (
+        phone.post("/solitaire/new", {"deal": "77", "kind": "easy"}, htmx=False).status_code == 303
+    )
+    assert store.tables(game="solitaire")[0].options == {"deal": 77}
+
+
+def test_an_unknown_kind_is_refused_with_422_and_no_table(phone, store, error_message):
+    response = phone.post("/solitaire/new", {"deal": "", "kind": "impossible"}, htmx=False)
+    assert response.status_code == 422
+    assert "is not a kind of deal" in error_message(response)
+    assert store.tables(game="solitaire") == []
+
+
+def test_both_new_game_forms_offer_the_kinds(phone):
+    html = phone.get("/solitaire").get_data(as_text=True)
+    for words in ("Any deal", "A deal that can be won", "Easy (can be won)", "Hard (can be won)"):
+        assert words in html
+
+
+def test_the_home_pages_new_table_form_offers_and_honours_the_kinds(phone, store):
+    html = phone.get("/new/solitaire").get_data(as_text=True)
+    assert 'name="kind"' in html and "Medium (can be won)" in html
+    response = phone.post("/new/solitaire", {"player1": "Solo", "kind": "medium"}, htmx=False)
+    assert response.status_code == 303
+    deal = store.tables(game="solitaire")[0].options["deal"]
+    assert deal in solitaire_deals.load().levels["medium"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.dictionaries(st.integers(0, 10**9), st.integers(1, 10**6), max_size=60))
+def test_the_table_keeps_every_won_deal_once_and_harder_ones_never_lower(effort):
+    rows = list(effort.items())
+    table = solitaire_deals.parse(solitaire_deals.write(rows, tested=len(rows) + 5))
+    assert sorted(table.winnable) == sorted(effort)
+    rank = {level: i for i, level in enumerate(solitaire_deals.LEVELS)}
+    level_of = {seed: rank[level] for level, seeds in table.levels.items() for seed in seeds}
+    for a in effort:
+        for b in effort:
+            if effort[a] < effort[b]:
+                assert level_of[a] <= level_of[b]
+    assert table.tested == len(rows) + 5
