@@ -104,8 +104,10 @@ def test_a_hosts_rename_changes_its_own_tables_only(evening, error_message):
 
 
 def test_the_done_parameter_prints_nothing(evening):
-    page = evening["host"].get("/records?done=Your+account+is+closed.+Call+0900").get_data(
-        as_text=True
+    page = (
+        evening["host"]
+        .get("/records?done=Your+account+is+closed.+Call+0900")
+        .get_data(as_text=True)
     )
     assert "Your account is closed" not in page and "0900" not in page
 
