@@ -56,6 +56,8 @@ HONEST_SOLVER = "127.0.2.1"
 TARGET_ACTION_P95_MS = 250.0
 HINT_EVERY_S = 5.0
 BOUNDARY = "leafpile-abuse-boundary"
+PAUSE_AFTER_REFUSAL = [0.05]  # seconds; --pause
+ABUSER_COUNT = [len(ABUSERS)]  # --abusers (0: the same tables with nobody abusing, a baseline)
 
 
 def export(events: int, undo_redo: bool) -> bytes:
@@ -186,7 +188,7 @@ async def abuser(port: int, source: str, abuse: Abuse, start: float, end: float)
                 continue
             abuse.count(kind, status)
             if status in (429, 503):
-                await asyncio.sleep(0.05)  # an abuser ignores Retry-After, barely
+                await asyncio.sleep(PAUSE_AFTER_REFUSAL[0])  # an abuser ignores Retry-After
 
     await asyncio.gather(*(loop(kind) for kind in ("import", "zip", "solver") for _ in range(3)))
     phone.connection.close()
@@ -233,7 +235,7 @@ async def run(port: int, tables: int, phones: int, seconds: float) -> tuple[load
     start = time.perf_counter() + 1.0
     end = start + seconds
     tasks = [load.trivial(port, results, start, end), honest_solver(port, abuse, start, end)]
-    tasks += [abuser(port, source, abuse, start, end) for source in ABUSERS]
+    tasks += [abuser(port, source, abuse, start, end) for source in ABUSERS[: ABUSER_COUNT[0]]]
     for table in opened:
         tasks.append(load.entries(table, results, start, end))
         tasks += [load.poller(table, phone, results, start, end) for phone in table.phones]
@@ -285,7 +287,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phones", type=int, default=5, help="phones per table")
     parser.add_argument("--plain", action="store_true", help="leafpile instead of deploy/serve")
     parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
+    parser.add_argument("--abusers", type=int, default=len(ABUSERS), help="0 for a baseline")
+    parser.add_argument(
+        "--pause", type=float, default=0.05, help="an abuser's pause after a 429/503 (s)"
+    )
     args = parser.parse_args(argv)
+    PAUSE_AFTER_REFUSAL[0] = args.pause
+    if not 0 <= args.abusers <= len(ABUSERS):
+        raise SystemExit(f"--abusers: 0 to {len(ABUSERS)}")
+    ABUSER_COUNT[0] = args.abusers
     if not 1 <= args.tables <= 250:
         raise SystemExit("--tables: 1 to 250 (each has its own address 127.0.1.N)")
     random.seed(23)
@@ -319,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             "rate_limits": "on",
         },
         "load": {"seconds": args.seconds, "tables": args.tables, "phones_per_table": args.phones,
-                 "abusers": len(ABUSERS), "abuser_loops": "3 imports + 3 zips + 3 solver each"},
+                 "abusers": args.abusers, "abuser_loops": "3 imports + 3 zips + 3 solver each",
+                 "abuser_pause_after_refusal_s": args.pause},
         "honest_action_ms": action,
         "honest_poll_ms": poll,
         "trivial_ms": load.percentiles(results.latencies["trivial"]),

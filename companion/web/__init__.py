@@ -258,9 +258,12 @@ def init_web(app: Flask) -> None:
         app.config.setdefault(name, setting)
     games.load()
     screens.load()
+    # The rate limits first: a client over its limit is refused before its
+    # request's form (up to 2 MB of an import) is read for the CSRF check
+    # (issue 23: a flood of refused imports was parsed one by one).
+    limiter.init_app(app)
     csrf.init_app(app)
     compress.init_app(app)
-    limiter.init_app(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
     # Flask-WTF also puts its own csrf_token (freshly timestamped) in every
     # template's context, which beats the global: a polled board then carried
