@@ -218,3 +218,29 @@ def test_the_board_falls_back_to_a_slow_poll(app, phone, make_table):
     app.config["LEAFPILE_FALLBACK_POLL_SECONDS"] = 3600
     page = phone.get(f"/t/{table.token}").get_data(as_text=True)
     assert 'hx-trigger="every 3600s, wake"' in page
+
+
+# --- across processes: another app on the same database ---------------------------
+
+
+def test_another_app_on_the_same_database_hears_every_commit(app, make_table, phone):
+    """What a second worker (or server) sees: SQLite's data_version watch, or
+    PostgreSQL's LISTEN, brings the first app's commits to its streams."""
+    from companion import create_app
+
+    keys = ("TESTING", "DATABASE_URL", "SECRET_KEY", "INSTANCE_PATH")
+    other = create_app({key: app.config[key] for key in keys})
+    notifier = other.extensions["leafpile_notifier"]
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watch = notifier.watch(table.token, 0)
+    bridge = other.extensions["leafpile_bridge"]
+    bridge.start()
+    if hasattr(bridge, "connected"):  # PostgreSQL: listening before the write
+        assert bridge.connected.wait(30)
+    # (SQLite's watch catches up on its first look whenever that comes.)
+    assert phone.act(table, "add-round", score0="1", score1="2").status_code == 200
+    assert watch.wait(30) and watch.version == 1
+    app.extensions["leafpile_store"].delete_table(table.token)
+    assert watch.wait(30) and watch.version == MOVED
+    notifier.forget(watch)
+    other.extensions["leafpile_store"].engine.dispose()
