@@ -167,6 +167,8 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     app = create_app()
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
+    if os.environ.get("LEAFPILE_RATE_LIMITS", "").strip() == "0":
+        app.config["LEAFPILE_RATE_LIMITS"] = False  # a load test from one address
     server = stream_server(listener, app)
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
