@@ -97,7 +97,7 @@ def start(kind: str, instance: Path, database_url: str | None, workers: int | No
         if workers:
             env["LEAFPILE_WORKERS"] = str(workers)
         command = ["bash", str(ROOT / "deploy" / "serve")]
-        shown = f"deploy/serve (nginx -> gunicorn, {workers or '2 a core'} gevent workers)"
+        shown = f"deploy/serve (nginx -> gunicorn, {workers or '1 a core'} gevent workers)"
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
         stderr=open(instance / "gunicorn.log", "wb"),  # noqa: SIM115
