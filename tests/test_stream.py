@@ -268,9 +268,13 @@ def test_the_stream_says_the_same_whatever_the_hidden_bid(app, store, new_client
     # carry the same bytes (only the version), so a secret has no way out here.
     with_seven = _stream_seen_by_ben(app, store, new_client_phone, 7)
     with_two = _stream_seen_by_ben(app, store, new_client_phone, 2)
-    assert with_seven == with_two == [
-        "retry: 2000\nid: 1\ndata: 1",
-        "id: 2\ndata: 2",
-        "retry: 2000\nid: 1\ndata: 1",
-        "id: 2\ndata: 2",
-    ]
+    assert (
+        with_seven
+        == with_two
+        == [
+            "retry: 2000\nid: 1\ndata: 1",
+            "id: 2\ndata: 2",
+            "retry: 2000\nid: 1\ndata: 1",
+            "id: 2\ndata: 2",
+        ]
+    )
