@@ -578,7 +578,7 @@ def run_once(args: argparse.Namespace, tables: int, seconds: float) -> dict[str,
     requests = sum(len(v) for v in results.latencies.values())
     if args.deploy:
         command = "deploy/serve (nginx -> gunicorn " + (
-            f"{args.workers} gevent workers)" if args.workers else "2 gevent workers a core)"
+            f"{args.workers} gevent workers)" if args.workers else "1 gevent worker a core)"
         )
     else:
         command = (
@@ -641,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="run this long instead")
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--phones", type=int, default=6, help="phones per table")
-    parser.add_argument("--workers", type=int, help="default: 2 (gunicorn) or 2 a core (deploy)")
+    parser.add_argument("--workers", type=int, help="default: 2 (gunicorn) or 1 a core (deploy)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--deploy", action="store_true", help="run against deploy/serve")
     parser.add_argument("--slow-clients", type=int, default=0, metavar="N")

@@ -157,16 +157,13 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
         error = exc if isinstance(exc, OSError) else OSError(errno.EINVAL, str(exc))
         print(cannot_listen(host, port, error), file=sys.stderr)
         return 1
-    # From here on this process is a gevent server: every socket, lock and
-    # sleep cooperates, so thousands of phones can each hold a stream open.
-    # Patched before the app is built (its database pool, its drivers).
-    from gevent import monkey
-
-    monkey.patch_all()
+    cooperative()
     public, urls = reachable_urls(host, port)
     app = create_app()
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
+    if os.environ.get("LEAFPILE_RATE_LIMITS", "").strip() == "0":
+        app.config["LEAFPILE_RATE_LIMITS"] = False  # a load test from one address
     server = stream_server(listener, app)
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
@@ -175,6 +172,15 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     except KeyboardInterrupt:
         print("\nLeafpile stopped.")
     return 0
+
+
+def cooperative() -> None:
+    """From here on this process is a gevent server: every socket, lock and
+    sleep cooperates, so thousands of phones can each hold a stream open.
+    Called before the app is built (its database pool, its drivers)."""
+    from gevent import monkey
+
+    monkey.patch_all()
 
 
 #: Connections held at once: every phone keeps two (its stream and one for its

@@ -8,9 +8,14 @@ database driver (psycopg 3, and the SQLite calls, which are short) lets the
 others run while one waits. nginx still reads every request whole before it
 passes it on, so a slow phone costs the app nothing.
 
-Two workers a core: a solver or PDF job (at most LEAFPILE_JOB_SLOTS at once)
-runs its seconds of CPU inside one worker's event loop, and the streams and
-taps of the other workers go on meanwhile. Each worker opens one more
+One worker a core: a gevent worker keeps a core busy by itself, and more
+workers than cores only added hand-offs between processes (a change made in
+one worker reaches another's streams through the database) and SQLite lock
+waits: on this project's 2-core machine, delivery p50 was 52 ms with one
+worker, 150 ms with two and 173 ms with four (docs/deploying.md). A solver
+or PDF job (at most LEAFPILE_JOB_SLOTS at once) runs its seconds of CPU
+inside one worker's event loop; the other workers' phones go on meanwhile.
+Each worker opens one more
 database connection that listens for the changes every other worker and
 server commits (PostgreSQL LISTEN/NOTIFY; companion/tables/notify.py).
 
@@ -22,7 +27,7 @@ import multiprocessing
 import os
 
 bind = "unix:" + os.environ["LEAFPILE_SOCKET"]
-workers = int(os.environ.get("LEAFPILE_WORKERS") or 2 * multiprocessing.cpu_count())
+workers = int(os.environ.get("LEAFPILE_WORKERS") or multiprocessing.cpu_count())
 worker_class = "gevent"
 # Connections one worker holds at once (streams included); past it, nginx waits.
 worker_connections = int(os.environ.get("LEAFPILE_WORKER_CONNECTIONS") or 4000)

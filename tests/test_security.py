@@ -382,8 +382,9 @@ class _FakeServer:
 def _serve(monkeypatch, tmp_path, host: str, lan: str | None) -> tuple[_FakeServer, str]:
     made: list[_FakeServer] = []
 
-    def fake_make_server(h: str, p: int, app: Flask, **options: Any) -> _FakeServer:
-        made.append(_FakeServer(app, {"host": h, "port": p, **options}))
+    def fake_stream_server(listener: Any, app: Flask) -> _FakeServer:
+        made.append(_FakeServer(app, {"port": listener.getsockname()[1]}))
+        listener.close()
         return made[-1]
 
     out = io.StringIO()
@@ -391,7 +392,8 @@ def _serve(monkeypatch, tmp_path, host: str, lan: str | None) -> tuple[_FakeServ
     monkeypatch.setenv("LEAFPILE_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setenv("LEAFPILE_DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
     monkeypatch.delenv("LEAFPILE_PUBLIC_URL", raising=False)
-    monkeypatch.setattr(server_module, "make_server", fake_make_server)
+    monkeypatch.setattr(server_module, "stream_server", fake_stream_server)
+    monkeypatch.setattr(server_module, "cooperative", lambda: None)  # never gevent in pytest
     monkeypatch.setattr(server_module, "lan_address", lambda: lan)
     monkeypatch.setattr(server_module.sys, "stdout", out)
     assert server_module.serve(host=host, port=5123) == 0
@@ -404,7 +406,7 @@ def test_serving_the_lan_never_turns_debug_on_and_the_banner_lists_every_address
 ):
     served, banner = _serve(monkeypatch, tmp_path, "0.0.0.0", "192.168.1.23")
     assert served.app.debug is False
-    assert not served.options.get("use_debugger") and not served.options.get("use_reloader")
+    assert served.options["port"] == 5123
     assert "http://192.168.1.23:5123" in banner
     assert "http://127.0.0.1:5123" in banner
     assert "Phones on this network: http://192.168.1.23:5123" in banner

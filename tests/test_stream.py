@@ -218,3 +218,63 @@ def test_the_board_falls_back_to_a_slow_poll(app, phone, make_table):
     app.config["LEAFPILE_FALLBACK_POLL_SECONDS"] = 3600
     page = phone.get(f"/t/{table.token}").get_data(as_text=True)
     assert 'hx-trigger="every 3600s, wake"' in page
+
+
+# --- across processes: another app on the same database ---------------------------
+
+
+def test_another_app_on_the_same_database_hears_every_commit(app, make_table, phone):
+    """What a second worker (or server) sees: SQLite's data_version watch, or
+    PostgreSQL's LISTEN, brings the first app's commits to its streams."""
+    from companion import create_app
+
+    keys = ("TESTING", "DATABASE_URL", "SECRET_KEY", "INSTANCE_PATH")
+    other = create_app({key: app.config[key] for key in keys})
+    notifier = other.extensions["leafpile_notifier"]
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watch = notifier.watch(table.token, 0)
+    bridge = other.extensions["leafpile_bridge"]
+    bridge.start()
+    if hasattr(bridge, "connected"):  # PostgreSQL: listening before the write
+        assert bridge.connected.wait(30)
+    # (SQLite's watch catches up on its first look whenever that comes.)
+    assert phone.act(table, "add-round", score0="1", score1="2").status_code == 200
+    assert watch.wait(30) and watch.version == 1
+    app.extensions["leafpile_store"].delete_table(table.token)
+    assert watch.wait(30) and watch.version == MOVED
+    notifier.forget(watch)
+    other.extensions["leafpile_store"].engine.dispose()
+
+
+# --- secrets: the stream is the same whatever the hidden card ----------------------
+
+
+def _stream_seen_by_ben(app, store, new_client_phone, card: int) -> list[str]:
+    from test_live_table import seated_phones, slugged_venture
+
+    table = slugged_venture(store)
+    phones = seated_phones(new_client_phone, table, ["Ana", "Ben"])
+    ben_stream = phones["Ben"].client.get(f"/t/{table.token}/stream", buffered=False)
+    spectator_stream = app.test_client().get(f"/v/{table.view_token}/stream", buffered=False)
+    assert phones["Ana"].act(table, "bid", player="Ana", card=str(card)).status_code == 200
+    seen = _events(ben_stream, 2) + _events(spectator_stream, 2)
+    ben_stream.close()
+    spectator_stream.close()
+    return seen
+
+
+def test_the_stream_says_the_same_whatever_the_hidden_bid(app, store, new_client_phone):
+    # Ana bids 7 at one table and 2 at another: Ben's stream and a spectator's
+    # carry the same bytes (only the version), so a secret has no way out here.
+    with_seven = _stream_seen_by_ben(app, store, new_client_phone, 7)
+    with_two = _stream_seen_by_ben(app, store, new_client_phone, 2)
+    assert (
+        with_seven
+        == with_two
+        == [
+            "retry: 2000\nid: 1\ndata: 1",
+            "id: 2\ndata: 2",
+            "retry: 2000\nid: 1\ndata: 1",
+            "id: 2\ndata: 2",
+        ]
+    )

@@ -91,11 +91,6 @@ def db_url(tmp_path: Path) -> Iterator[str]:
         engine.dispose()
 
 
-def _postgres_only() -> None:
-    if not os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
-        pytest.skip("across processes needs PostgreSQL (LEAFPILE_TEST_DATABASE_URL)")
-
-
 # --- the `leafpile` server --------------------------------------------------------
 
 
@@ -189,7 +184,8 @@ def _gunicorn(tmp_path: Path, db_url: str, name: str) -> Served:
 
 
 def test_a_write_through_one_app_server_reaches_a_stream_on_another(tmp_path, db_url):
-    _postgres_only()
+    # PostgreSQL: LISTEN/NOTIFY. SQLite (two servers on one file, one machine):
+    # each process watches the file's data_version.
     one = _gunicorn(tmp_path, db_url, "one")
     other = _gunicorn(tmp_path, db_url, "other")
     try:
@@ -255,8 +251,8 @@ def _deploy(tmp_path: Path, db_url: str, name: str) -> Served:
 
 
 @pytest.mark.slow
-def test_two_production_setups_on_one_postgresql_nudge_each_others_phones(tmp_path, db_url):
-    _postgres_only()
+def test_two_production_setups_on_one_database_nudge_each_others_phones(tmp_path, db_url):
+    # In CI's PostgreSQL pass: two app servers on one PostgreSQL behind nginx.
     one = _deploy(tmp_path, db_url, "one")
     other = _deploy(tmp_path, db_url, "other")
     try:

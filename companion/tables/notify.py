@@ -14,10 +14,13 @@ Fan-out has two layers:
   transaction (so only committed changes are announced, and only once they
   are), and one listening connection per process hands what it hears to
   that process's notifier. Several gunicorn workers, or several app servers
-  on one database, need no other moving part. SQLite has no such channel: it
-  serves one machine's processes, and there a phone that misses a nudge from
-  another process catches up on its slow fallback poll (the ``leafpile``
-  server is one process, so it misses none).
+  on one database, need no other moving part.
+* :class:`SqliteBridge`, across the processes of one machine on one SQLite
+  file (gunicorn's workers in deploy/serve's default setup): SQLite has no
+  NOTIFY, but ``PRAGMA data_version`` tells a connection, for the price of
+  reading a counter, that another connection committed. Each process asks
+  40 times a second, and only when something was committed reads the
+  versions of the tables its own streams watch.
 
 What changed is found where every write of a table ends up: the ORM flush
 (:func:`_collect`) sees a table row whose ``version`` moved, a deleted table
@@ -266,3 +269,84 @@ class PostgresBridge:
         )
         for token in tokens:
             self.notifier.publish(token, int(rows[token]) if token in rows else MOVED)
+
+
+# --- across the processes of one machine: SQLite ------------------------------------
+
+#: How often each process asks SQLite whether another connection committed.
+SQLITE_CHECK_SECONDS = 0.025  # a PRAGMA costs microseconds; a late nudge costs a player
+_CHUNK = 500  # tokens a query (SQLite's older builds allow 999 parameters)
+
+
+class SqliteBridge:
+    """Changes committed by other processes on the same SQLite file reach the
+    streams this process holds, within about ``SQLITE_CHECK_SECONDS``.
+
+    One connection of its own, held for the process's life; started by the
+    first stream, like :class:`PostgresBridge`.
+    """
+
+    def __init__(self, engine: Engine, notifier: Notifier) -> None:
+        self.engine = engine
+        self.notifier = notifier
+        self._started = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._run, name="leafpile-sqlite-watch", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                self._watch()
+            except Exception as exc:  # a locked or vanished file: try again shortly
+                log.warning("watching the database for changes failed (%s); retrying", exc)
+            time.sleep(1.0)
+
+    def _watch(self) -> None:
+        connection = self.engine.raw_connection()
+        try:
+            last: int | None = None
+            while True:
+                time.sleep(SQLITE_CHECK_SECONDS)
+                cursor = connection.cursor()
+                try:
+                    counter = cursor.execute("PRAGMA data_version").fetchone()[0]
+                    if counter != last:
+                        last = counter
+                        # A stream opened later reads its table's version itself.
+                        tokens = self.notifier.watched()
+                        if tokens:
+                            self._catch_up(cursor, tokens)
+                finally:
+                    cursor.close()
+                connection.rollback()  # end the read: the next one sees new commits
+        finally:
+            connection.close()
+
+    def _catch_up(self, cursor: Any, tokens: list[str]) -> None:
+        for start in range(0, len(tokens), _CHUNK):
+            chunk = tokens[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            found = dict(
+                cursor.execute(
+                    f"SELECT token, version FROM tables WHERE token IN ({marks})", chunk
+                ).fetchall()
+            )
+            moved = {
+                token
+                for (token,) in cursor.execute(
+                    "SELECT o.token FROM rematches r JOIN tables o ON o.id = r.old_table_id"
+                    f" WHERE o.token IN ({marks})",
+                    chunk,
+                ).fetchall()
+            }
+            for token in chunk:
+                if token in moved or token not in found:
+                    self.notifier.publish(token, MOVED)
+                else:
+                    self.notifier.publish(token, int(found[token]))

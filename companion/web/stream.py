@@ -37,7 +37,7 @@ from typing import Any
 
 from flask import Flask
 
-from companion.tables.notify import MOVED, Notifier, PostgresBridge, attach
+from companion.tables.notify import MOVED, Notifier, PostgresBridge, SqliteBridge, attach
 from companion.tables.store import NoSuchTable, Store
 
 _STREAM_PATH = re.compile(r"^/(?P<kind>[tv])/(?P<token>[A-Za-z0-9_-]{1,64})/stream$")
@@ -85,8 +85,8 @@ def init_stream(app: Flask) -> None:
         ("LEAFPILE_FALLBACK_POLL_SECONDS", "LEAFPILE_FALLBACK_POLL_SECONDS", FALLBACK_POLL_SECONDS),
     ):
         app.config.setdefault(key, _number(env, default))
-    bridge = PostgresBridge(store.engine, notifier) if not store.is_sqlite else None
-    app.extensions["leafpile_bridge"] = bridge
+    bridge_kind = SqliteBridge if store.is_sqlite else PostgresBridge
+    app.extensions["leafpile_bridge"] = bridge_kind(store.engine, notifier)
     app.wsgi_app = StreamRoutes(app, app.wsgi_app)  # type: ignore[method-assign]
 
 
@@ -106,9 +106,7 @@ class StreamRoutes:
             return _plain(start_response, "405 Method Not Allowed", "Streams are read with GET.\n")
         store: Store = self.app.extensions["leafpile_store"]
         notifier: Notifier = self.app.extensions["leafpile_notifier"]
-        bridge: PostgresBridge | None = self.app.extensions.get("leafpile_bridge")
-        if bridge is not None:
-            bridge.start()
+        self.app.extensions["leafpile_bridge"].start()
         token = found["token"]
         try:
             if found["kind"] == "v":
