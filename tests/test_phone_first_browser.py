@@ -24,7 +24,7 @@ SIX = EIGHT[:6]
 def seat(page, url: str, name: str) -> None:
     page.goto(url)
     page.get_by_role("button", name=name, exact=True).click()
-    expect(page.locator(".who-bar")).to_contain_text(f"You are {name}")
+    expect(page.locator(".who-ask")).to_have_count(0)  # a solo game shows no who bar
 
 
 def picture(page, suffix: str = "") -> None:
@@ -287,3 +287,19 @@ def test_the_ash_size_choice_and_a_refusal_land_in_view(live_server, new_phone):
     picker = page.locator("#ash-sizes")
     expect(picker).to_be_in_viewport(ratio=1)
     expect(page.locator("#announcer")).to_contain_text("it becomes")
+
+
+def test_the_north_wind_place_step_has_its_button_on_the_first_screen(live_server, new_phone):
+    table = live_server.store.create_table("north_wind", ["Ana"], {"difficulty": "normal"})
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    page.get_by_label("Animal 1").select_option("fox")
+    page.get_by_label("Animal 2").select_option("owl")
+    page.get_by_role("button", name="These are its animals").click()
+    page.get_by_role("button", name="My turn is over: North Wind's turn").click()
+    for tile in ("sassafras", "orange", "bottom-right"):
+        page.locator("label.tile-choice", has_text=tile).first.click()
+    page.get_by_role("button", name="That is the card").click()
+    expect(page.locator(".nw-now")).to_contain_text("Take the top sassafras leaf")
+    page.evaluate("window.scrollTo(0, 0)")
+    on_first_screen(page, page.get_by_role("button", name="The leaf is down"))
