@@ -303,3 +303,17 @@ def test_the_north_wind_place_step_has_its_button_on_the_first_screen(live_serve
     expect(page.locator(".nw-now")).to_contain_text("Take the top sassafras leaf")
     page.evaluate("window.scrollTo(0, 0)")
     on_first_screen(page, page.get_by_role("button", name="The leaf is down"))
+    # The long form of the North Wind's question: its answer is in view after it.
+    for colour, tips in (("red", 1), ("orange", 1), ("yellow", 2)):
+        page.locator(f"#tips_{colour}").fill(str(tips))
+    page.get_by_role("button", name="The leaf is down").click()
+    page.get_by_role("button", name="Done: a baby mushroom placed").click()
+    expect(page.locator(".nw-now")).to_contain_text("Enter the mat as it is now")
+    page.get_by_label("Mat space 1").select_option("frog")
+    page.get_by_label("Mat space 2").select_option("owl")
+    page.get_by_label("Mat space 3").select_option("fox")
+    page.get_by_role("button", name="Which animal does it take?").click()
+    answer = page.locator(".nw-last")
+    expect(answer).to_contain_text("the North Wind takes the")
+    in_viewport(page, answer)
+    expect(page.locator("#announcer")).to_contain_text("the North Wind takes the")
