@@ -185,6 +185,33 @@ def test_a_six_player_score_pad_fits_and_a_refused_round_keeps_the_numbers(live_
     assert store.version(table.token) == 1
 
 
+def test_a_twelve_player_score_pad_shows_every_column_without_sideways_scrolling(
+    live_server, new_phone
+):
+    twelve = [*EIGHT, "Ivy", "Jo", "Kai", "Lou"]
+    store = live_server.store
+    table = store.create_table("scorepad", twelve, {"lowest_wins": True})
+    store.act(
+        table.token,
+        0,
+        {"type": "AddRound", "scores": [-120, 5, 17, 0, 104, 9, 33, 2, 8, 11, 999, 1]},
+    )
+    page = new_phone(color_scheme="dark")
+    seat(page, f"{live_server.url}/t/{table.token}", "Lou")
+    on_first_screen(page, page.get_by_role("button", name="Add the round"))
+    page.locator("table.scores").scroll_into_view_if_needed()
+    picture(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    # The table turns (a row per player) and every figure shows whole.
+    cut = page.evaluate("""() => [...document.querySelectorAll('table.scores td')].filter(
+        (cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent)""")
+    assert cut == []
+    rows = page.locator("table.scores-by-player tbody tr")
+    expect(rows).to_have_count(12)
+    expect(rows.nth(11)).to_contain_text("Lou")
+    expect(rows.nth(0).locator(".total")).to_have_text("-120")
+
+
 def test_a_tap_made_offline_is_kept_and_entered_once_when_the_table_is_back(live_server, new_phone):
     table = venture_eight(live_server.store)
     page = new_phone()

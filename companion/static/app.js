@@ -257,7 +257,9 @@
     var config = event.detail.requestConfig;
     if (!config || !elt || elt.id !== "board") return;
     if (config.elt && config.elt.classList && config.elt.classList.contains("poller")) return;
-    var post = config.verb !== "get";
+    // Saying who this phone is (a post to /me) is answered by the who bar
+    // itself, like a view change: no status line to scroll to.
+    var post = config.verb !== "get" && !/\/me$/.test(config.path || "");
     for (var i = 0; i < ANSWERS.length; i++) {
       var answer = document.querySelector(ANSWERS[i]);
       if (!answer) continue;
