@@ -9,6 +9,7 @@ is kept, said to be waiting, and entered exactly once when the table is back.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -344,3 +345,20 @@ def test_the_north_wind_place_step_has_its_button_on_the_first_screen(live_serve
     expect(answer).to_contain_text("the North Wind takes the")
     in_viewport(page, answer)
     expect(page.locator("#announcer")).to_contain_text("the North Wind takes the")
+
+
+def test_the_pairs_pad_of_an_eight_player_table_is_on_the_first_screen(live_server, new_phone):
+    store = live_server.store
+    table = store.create_table("pairs", EIGHT, {})
+    for player, card in zip(EIGHT, [7, 4, 9, 5, 6, 8, 10, 3], strict=True):
+        store.act(
+            table.token,
+            store.version(table.token),
+            {"type": "Deal", "player": player, "card": card},
+        )
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")
+    page.get_by_role("button", name="Passed around the table").click()
+    expect(page.locator(".who-bar")).to_contain_text("Shared phone")
+    pad = page.get_by_role("group", name=re.compile(r"hits: which card\?"))
+    on_first_screen(page, pad)
