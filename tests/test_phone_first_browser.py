@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+# tests/feel_check.js: controls a thumb cannot hit, unlabelled fields, sideways scrolling.
+FEEL_CHECK = "\n".join(
+    line
+    for line in (Path(__file__).parent / "feel_check.js").read_text().splitlines()
+    if not line.startswith("//")
+)
 SETTLE = 10_000  # ms: generous, so a busy machine never fails a correct app
 SCREEN = 844  # px: the phone's viewport height
 EIGHT = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
@@ -95,6 +102,7 @@ def test_the_venture_bid_pad_of_an_eight_player_table_is_on_the_first_screen(
     page = new_phone()
     seat(page, f"{live_server.url}/t/{table.token}", "Hal")
     on_first_screen(page, page.get_by_role("group", name="Your bid, Hal"))
+    assert page.evaluate(FEEL_CHECK) == []
     # The round just revealed comes right after what there is to do.
     assert (
         page.locator(".venture-reveal").bounding_box()["y"]
@@ -155,6 +163,7 @@ def test_the_lit_piles_of_a_six_player_table_are_on_the_first_screen(live_server
     expect(lit).to_have_count(2)
     for index in range(2):
         on_first_screen(page, lit.nth(index))
+    assert page.evaluate(FEEL_CHECK) == []
     lit.first.click()
     prompt = page.get_by_test_id("prompt")
     expect(prompt).to_contain_text("Ben's turn")
