@@ -29,10 +29,14 @@ instead of bare gunicorn. ``--slow-clients N`` adds N hostile connections
 during the run: half send a request's headers a byte every 2 s, half announce
 a 1 MB upload and send it a byte every 2 s (they reconnect whenever the
 server drops them). There the targets are 0 errors for the real phones and
-poll p95 within 3x the trivial endpoint's. ``--sweep`` repeats the run with
-more and more tables (a fresh server each step, 20 s each unless
-``--seconds``) and reports the largest load held with 0 errors and poll p95
-within 3x trivial. The benchmark's server has the per-client rate limits off
+poll p95 <= 250 ms. ``--sweep`` repeats the run with more and more tables (a
+fresh server each step, 20 s each unless ``--seconds``) and reports the
+largest load held with 0 errors and poll p95 <= 250 ms: an absolute bound.
+(It used to be "poll p95 within 3x the trivial endpoint's", measured in the
+same queue: a saturated server where both waited 1.4 s passed, and a quiet
+one where /healthz took 0.3 ms failed.) The phones of today hold a change
+stream instead of polling every 2 s: benchmarks/push.py measures that.
+The benchmark's server has the per-client rate limits off
 (LEAFPILE_RATE_LIMITS=0): it makes every table from one address.
 """
 
@@ -68,7 +72,7 @@ TARGETS = {
     "errors": 0,
     "action_p95_ms": 25.0,
     "poll_p95_ms": 10.0,
-    "poll_p95_vs_trivial": 3.0,
+    "knee_poll_p95_ms": 250.0,
     "worker_peak_mb": 150.0,
 }
 CSRF_RE = re.compile(rb'name="csrf_token" value="([^"]+)"')
@@ -227,6 +231,7 @@ class Connection:
     location: str = ""  # the Location of the last redirect
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
+    source: str = ""  # a loopback address to connect from (benchmarks/abuse.py: one per client)
 
     async def request(
         self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False
@@ -243,7 +248,9 @@ class Connection:
         data = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         for attempt in (1, 2):
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(self.source, 0) if self.source else None
+                )
             assert self.reader is not None
             try:
                 self.writer.write(data)
@@ -366,6 +373,13 @@ async def open_table(port: int, phones: int, n: int) -> Table:
         status, _ = await phone.connection.request("GET", f"/t/{token}")
         if status != 200:
             raise SystemExit(f"the table page answered {status}")
+        if phone is not host:  # a joined phone says who it is before it enters (LT3)
+            form = {"csrf_token": phone.csrf, "mode": "shared"}
+            status, _ = await phone.connection.request("POST", f"/t/{token}/me", form)
+            if status not in (200, 303):
+                raise SystemExit(f"choosing the shared phone answered {status}")
+        if phone.poster is not None:  # the page gave the phone its device id
+            phone.poster.cookie = phone.connection.cookie
     return table
 
 
@@ -553,17 +567,18 @@ def run_once(args: argparse.Namespace, tables: int, seconds: float) -> dict[str,
         "zero_errors": errors == TARGETS["errors"],
         "action_p95_le_25ms": action.get("p95", 1e9) <= TARGETS["action_p95_ms"],
         "poll_p95_le_10ms": poll.get("p95", 1e9) <= TARGETS["poll_p95_ms"],
-        "poll_p95_within_3x_trivial": ratio is not None and ratio <= TARGETS["poll_p95_vs_trivial"],
+        "poll_p95_le_250ms": poll.get("p95", 1e9) <= TARGETS["knee_poll_p95_ms"],
         "worker_peak_le_150mb": bool(worker_peaks)
         and max(worker_peaks) <= TARGETS["worker_peak_mb"],
     }
     # With hostile clients, and in a sweep, what counts is that the real phones
-    # were all served and polls stayed close to the trivial endpoint.
-    held = met["zero_errors"] and met["poll_p95_within_3x_trivial"]
+    # were all served and their polls answered within an absolute bound (the
+    # ratio to /healthz is reported, never judged: both wait in one queue).
+    held = met["zero_errors"] and met["poll_p95_le_250ms"]
     requests = sum(len(v) for v in results.latencies.values())
     if args.deploy:
         command = "deploy/serve (nginx -> gunicorn " + (
-            f"{args.workers} sync workers)" if args.workers else "2 sync workers a core)"
+            f"{args.workers} gevent workers)" if args.workers else "2 gevent workers a core)"
         )
     else:
         command = (

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import print_command
+from . import backup_command, print_command
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -17,13 +17,24 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"leafpile {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = commands.add_parser("serve", help="run the companion for the table (the default)")
-    _add_serve_arguments(serve)
-    _add_serve_arguments(parser)  # so plain `leafpile --port 8000` works too
+    serve = commands.add_parser(
+        "serve",
+        help="run the companion for the table (the default)",
+        description="Serve the companion to the phones at the table. --host and --port "
+        "may come before or after `serve`: `leafpile --port 8000 serve` and "
+        "`leafpile serve --port 8000` are the same.",
+    )
+    _add_serve_arguments(serve, SERVE_DESTS)
+    # So plain `leafpile --port 8000` works too, and `leafpile --port 8000 serve`:
+    # the options before a command land in their own names (argparse would
+    # otherwise let the serve subcommand's defaults overwrite them silently:
+    # `leafpile --host 127.0.0.1 serve` listened on 0.0.0.0, issue 23).
+    _add_serve_arguments(parser, BEFORE_DESTS)
 
     # Other subcommands register here, one line each.
     print_command.register(commands)  # leafpile print
     _add_solve(commands)  # leafpile solve
+    backup_command.register(commands)  # leafpile backup / leafpile restore
     return parser
 
 
@@ -133,14 +144,41 @@ def _port(text: str) -> int:
     return port
 
 
-def _add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+DEFAULT_HOST = "0.0.0.0"
+DEFAULT_PORT = 5000
+SERVE_DESTS = {"--host": "host", "--port": "port"}
+BEFORE_DESTS = {"--host": "host_before", "--port": "port_before"}
+
+
+def _add_serve_arguments(parser: argparse.ArgumentParser, dests: dict[str, str]) -> None:
+    # No defaults here (None): main() tells "not given" from "given" on either side.
     parser.add_argument(
         "--host",
-        default="0.0.0.0",
-        help="address to listen on (default 0.0.0.0: every phone on this network can join; "
-        "use 127.0.0.1 to keep it to this computer)",
+        dest=dests["--host"],
+        metavar="HOST",
+        default=None,
+        help=f"address to listen on (default {DEFAULT_HOST}: every phone on this network can "
+        "join; use 127.0.0.1 to keep it to this computer)",
     )
-    parser.add_argument("--port", type=_port, default=5000, help="port to listen on (default 5000)")
+    parser.add_argument(
+        "--port",
+        dest=dests["--port"],
+        metavar="PORT",
+        type=_port,
+        default=None,
+        help=f"port to listen on (default {DEFAULT_PORT})",
+    )
+
+
+def _serve_option(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, flag: str
+) -> str | int | None:
+    """One of --host/--port, given before or after `serve` (never two different values)."""
+    before = getattr(args, BEFORE_DESTS[flag])
+    after = getattr(args, SERVE_DESTS[flag], None)
+    if before is not None and after is not None and before != after:
+        parser.error(f"{flag} is given twice ({before} and {after}): give it once")
+    return after if after is not None else before
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -148,10 +186,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is not None:
+        given = [flag for flag, dest in BEFORE_DESTS.items() if getattr(args, dest) is not None]
+        if given:
+            verb = "belong" if len(given) > 1 else "belongs"
+            parser.error(
+                f"{' and '.join(given)} {verb} to `leafpile serve`, "
+                f"not to `leafpile {args.command}`"
+            )
         return int(handler(args) or 0)
     from .server import serve
 
-    return serve(host=args.host, port=args.port)
+    host = _serve_option(parser, args, "--host")
+    port = _serve_option(parser, args, "--port")
+    return serve(
+        host=DEFAULT_HOST if host is None else str(host),
+        port=DEFAULT_PORT if port is None else int(port),
+    )
 
 
 if __name__ == "__main__":

@@ -1,24 +1,36 @@
 """``leafpile print PART``: the kit from the command line.
 
 PDFs for every part; ``--format png`` writes one image per card (and the
-back) in a zip, for print-on-demand services.
+back) in a zip; ``--service NAME`` writes exactly what that print service
+asks for (:mod:`printables.services`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from printables import PARTS, build, filename
+from printables.aids import address_warning
+from printables.deck import back_correction_warning
 from printables.images import MAX_DPI, MIN_DPI, card_images, images_filename
-from printables.sheet import MAX_BACK_OFFSET_MM, Options, parse_offset
+from printables.services import SERVICES, service_files
+from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, Options, parse_offset
 
 from .server import lan_address
 
 PART_NAMES = (*PARTS, "cards")
+CARD_PARTS = ("deck", "standard-deck", "kit")
+"""The parts with card backs, which a back correction can cut into."""
+
+OFFSET_LIKE = re.compile(r"^-\d*\.?\d*(\s*[,;]\s*-?\d*\.?\d*)?$")
+"""What argparse must take for a value, not an option: ``-1,0.5`` and ``-1``.
+(argparse treats any word starting with "-" that is not a plain number as an
+option name, so ``--back-offset -1,0.5`` failed.)"""
 
 
 def register(commands: Any) -> None:
@@ -53,9 +65,11 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "--card",
-        choices=("poker", "standard"),
+        choices=(*CARD_SIZES, "standard"),
         default="poker",
-        help="card size: poker 63.5 x 88.9 mm (default) or standard 63 x 88 mm",
+        metavar="{poker,ccg}",
+        help="card size: poker 63.5 x 88.9 mm (default) or ccg 63 x 88 mm "
+        "(the collectible-card-game size)",
     )
     parser.add_argument(
         "--bleed",
@@ -63,17 +77,32 @@ def register(commands: Any) -> None:
         help="space the cards out with 3 mm of bleed, for a paper cutter "
         "(8 poker cards a sheet on A4, 6 on Letter)",
     )
-    parser.add_argument(
+    backs = parser.add_mutually_exclusive_group()
+    backs.add_argument(
+        "--full-backs",
+        action="store_true",
+        help="the full card backs: a dark ground to the card edges (the default backs "
+        "are ink-saving outlines on white paper)",
+    )
+    backs.add_argument(
         "--light-backs",
         action="store_true",
-        help="ink-saving card backs: outlines on white paper",
+        help="ink-saving card backs, outlines on white paper (the default)",
     )
     parser.add_argument(
         "--back-offset",
         default="0,0",
         metavar="X,Y",
         help="the duplex correction read off the duplex test sheet, in mm (default 0,0; "
-        f"at most {MAX_BACK_OFFSET_MM:g}; write a negative x as --back-offset=-1,0.5)",
+        f"at most {MAX_BACK_OFFSET_MM:g}; a negative x is fine: --back-offset -1,0.5)",
+    )
+    parser.add_argument(
+        "--service",
+        choices=tuple(SERVICES),
+        default=None,
+        help="write exactly what this print service asks for, for deck or standard-deck: "
+        "thegamecrafter and makeplayingcards get a zip of PNGs at their template's size, "
+        "drivethrucards one PDF/X-1a file in CMYK (needs Ghostscript)",
     )
     parser.add_argument(
         "--url",
@@ -90,6 +119,8 @@ def register(commands: Any) -> None:
         help="where to write it (default: a name that says what it is)",
     )
     parser.set_defaults(handler=run)
+    # Let "-1,0.5" through as a value (see OFFSET_LIKE).
+    parser._negative_number_matcher = OFFSET_LIKE
 
 
 def default_url(port: int = 5000) -> str:
@@ -109,9 +140,15 @@ def run(args: argparse.Namespace) -> int:
             bleed=args.bleed,
             back_offset=parse_offset(args.back_offset),
             url=args.url or default_url(),
-            ink_saving=args.light_backs,
+            ink_saving=not args.full_backs,
         )
-        if args.format == "png":
+        if args.service:
+            if options.card != "poker":
+                raise ValueError(
+                    "print services make poker-size cards (63.5 x 88.9 mm): leave out --card"
+                )
+            data, name, _ = service_files(args.service, args.part)
+        elif args.format == "png":
             data = card_images(args.part, options, args.dpi)
             name = images_filename(args.part, options, args.dpi)
         elif args.part == "cards":
@@ -131,6 +168,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"leafpile print: cannot write {target}: {error.strerror}", file=sys.stderr)
         return 1
     size = f"{len(data) // 1024} KB"
+    if args.service:
+        service = SERVICES[args.service]
+        print(f"wrote {target} ({size}) for {service.title}. {service.upload}")
+        return 0
     if args.format == "png":
         print(f"wrote {target} ({size}): one PNG per card with 3 mm bleed, at {args.dpi} dpi.")
         return 0
@@ -144,4 +185,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.part in ("aids", "kit"):
         print(f"The player aids' QR codes open game pages under {options.url}")
+        warning = address_warning(options.url)
+        if warning:
+            print(f"leafpile print: warning: {warning}", file=sys.stderr)
+    if args.part in CARD_PARTS:
+        warning = back_correction_warning(options)
+        if warning:
+            print(f"leafpile print: warning: {warning}", file=sys.stderr)
     return 0

@@ -8,12 +8,12 @@ import logging
 import os
 import socket
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 import qrcode
 from flask import Flask
 from sqlalchemy.engine import make_url
-from werkzeug.serving import get_sockaddr, make_server, select_address_family
+from werkzeug.serving import get_sockaddr, select_address_family
 
 from . import create_app
 
@@ -157,13 +157,17 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
         error = exc if isinstance(exc, OSError) else OSError(errno.EINVAL, str(exc))
         print(cannot_listen(host, port, error), file=sys.stderr)
         return 1
+    # From here on this process is a gevent server: every socket, lock and
+    # sleep cooperates, so thousands of phones can each hold a stream open.
+    # Patched before the app is built (its database pool, its drivers).
+    from gevent import monkey
+
+    monkey.patch_all()
     public, urls = reachable_urls(host, port)
     app = create_app()
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per poll
-    with listener:
-        server = make_server(host, port, app, threaded=True, fd=listener.fileno())
+    server = stream_server(listener, app)
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
     try:
@@ -171,3 +175,65 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     except KeyboardInterrupt:
         print("\nLeafpile stopped.")
     return 0
+
+
+#: Connections held at once: every phone keeps two (its stream and one for its
+#: taps and fetches), so this is about 500 phones. Past it, new connections
+#: wait in the listen queue until one closes.
+MAX_CONNECTIONS = 1000
+#: A connection that sends nothing for this long is closed: a phone that went
+#: away, or a client that opened a connection and never asked. (A stream sends
+#: a heartbeat every 20 s, so it is never idle this long.)
+IDLE_SECONDS = 75
+
+
+def stream_server(listener: socket.socket, app: Flask) -> Any:
+    """A gevent WSGI server on ``listener``: at most ``LEAFPILE_MAX_CONNECTIONS``
+    connections, each closed after ``LEAFPILE_IDLE_SECONDS`` (default
+    ``IDLE_SECONDS``) without a byte either way.
+
+    gevent, not the werkzeug development server (a thread per connection, no
+    cap, no idle timeout: a burst left thousands of threads behind) nor
+    waitress (a thread per running response, so every open stream would hold
+    one of its few threads). gevent's greenlets hold an idle stream in a few
+    kilobytes, it ships wheels for Linux, macOS and Windows, and it is the
+    worker the production setup runs under gunicorn.
+    """
+    from gevent import socket as green_socket
+    from gevent.pool import Pool
+    from gevent.pywsgi import WSGIHandler, WSGIServer
+
+    class IdleClosingHandler(WSGIHandler):  # type: ignore[misc]
+        def handle(self) -> None:
+            self.socket.settimeout(idle)
+            super().handle()
+
+        def log_request(self) -> None:
+            pass  # no line per request: a table makes hundreds an hour
+
+    cap = _positive_int(os.environ.get("LEAFPILE_MAX_CONNECTIONS"), MAX_CONNECTIONS)
+    idle = _positive_int(os.environ.get("LEAFPILE_IDLE_SECONDS"), int(IDLE_SECONDS))
+    green = green_socket.socket(listener.family, listener.type, fileno=listener.detach())
+
+    def named(environ: dict[str, Any], start_response: Any) -> Any:
+        # One Server header naming no versions (issue 23): a version told to
+        # anyone on the network is a head start for an attacker.
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            kept = [(k, v) for k, v in headers if k.lower() != "server"]
+            return start_response(status, [*kept, ("Server", "leafpile")], exc_info)
+
+        return app(environ, start)
+
+    return WSGIServer(
+        green,
+        named,
+        spawn=Pool(cap),
+        handler_class=IdleClosingHandler,
+        log=None,
+        error_log=logging.getLogger("leafpile.server"),
+    )
+
+
+def _positive_int(text: str | None, default: int) -> int:
+    text = (text or "").strip()
+    return int(text) if text.isdecimal() and int(text) > 0 else default

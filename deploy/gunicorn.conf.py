@@ -1,10 +1,21 @@
 """gunicorn's settings behind nginx (deploy/serve passes this file).
 
-Sync workers: nginx hands each one a whole request and takes the whole
-answer, so a worker is never held by a slow phone, and one request at a time
-per process avoids GIL contention on a small machine. Two workers a core:
-one can run a solver or PDF job (at most LEAFPILE_JOB_SLOTS at once) while
-the others keep answering polls.
+gevent workers: every phone holds its table's change stream open all
+evening (companion/web/stream.py), and a sync worker is taken whole by one
+open stream, so four phones stopped the server. A gevent worker holds
+thousands of idle streams as greenlets of a few kilobytes each, and the
+database driver (psycopg 3, and the SQLite calls, which are short) lets the
+others run while one waits. nginx still reads every request whole before it
+passes it on, so a slow phone costs the app nothing.
+
+Two workers a core: a solver or PDF job (at most LEAFPILE_JOB_SLOTS at once)
+runs its seconds of CPU inside one worker's event loop, and the streams and
+taps of the other workers go on meanwhile. Each worker opens one more
+database connection that listens for the changes every other worker and
+server commits (PostgreSQL LISTEN/NOTIFY; companion/tables/notify.py).
+
+Never --preload with these workers: the app would be built before gevent
+patches the process, and its database pool would block the event loop.
 """
 
 import multiprocessing
@@ -12,9 +23,12 @@ import os
 
 bind = "unix:" + os.environ["LEAFPILE_SOCKET"]
 workers = int(os.environ.get("LEAFPILE_WORKERS") or 2 * multiprocessing.cpu_count())
-worker_class = "sync"
+worker_class = "gevent"
+# Connections one worker holds at once (streams included); past it, nginx waits.
+worker_connections = int(os.environ.get("LEAFPILE_WORKER_CONNECTIONS") or 4000)
 timeout = 60  # a worker silent this long is restarted (the solver budget is 2 s)
-graceful_timeout = 10
+graceful_timeout = 10  # open streams are cut at a restart; phones reconnect by themselves
+keepalive = 75  # nginx keeps its upstream connections; a stream sends something every 20 s
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 loglevel = os.environ.get("LEAFPILE_LOG_LEVEL", "warning")
 accesslog = None

@@ -267,6 +267,12 @@ def live_takeover(studio: Studio, page: Any) -> None:
     page.locator(".seat-confirm").wait_for()
 
 
+@screen("screenshots/live-who.png")
+def live_who(studio: Studio, page: Any) -> None:
+    table = _venture_with_seats(studio)
+    studio.open(page, f"/t/{table.token}", answer_who=False)
+
+
 @screen("screenshots/autumn-leaves.png")
 def autumn_leaves(studio: Studio, page: Any) -> None:
     table = studio.table(

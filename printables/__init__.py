@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .sheet import BLANK_BACKS, Options, new_canvas, parse_offset
+from .sheet import BLANK_BACKS, Options, finish, new_canvas, parse_offset
 
 __all__ = ["PARTS", "Options", "Part", "build", "parse_offset"]
 
@@ -154,19 +154,19 @@ def build(part: str, options: Options | None = None) -> bytes:
         raise ValueError(f"unknown part {part!r}: choose one of {', '.join(PARTS)}")
     options = options or Options()
     chosen = PARTS[part]
-    canvas, buffer = new_canvas(options, f"Leafpile · {chosen.title}")
+    canvas, buffer = new_canvas(options, f"Leafpile · {chosen.title}", duplex=chosen.duplex)
     chosen.draw(canvas, options)
-    canvas.save()
-    return buffer.getvalue()
+    return finish(canvas, buffer)
 
 
 def filename(part: str, options: Options) -> str:
-    """A download name that says what was chosen: ``leafpile-deck-a4-poker.pdf``."""
+    """A download name that says what was chosen: ``leafpile-deck-a4-poker.pdf``
+    (``-full-backs`` when the ink-saving backs were turned off)."""
     bits = ["leafpile", part, options.paper]
     if part in ("deck", "standard-deck", "kit"):
         bits.append(options.card)
         if options.bleed:
             bits.append("bleed")
-        if options.ink_saving:
-            bits.append("light-backs")
+        if not options.ink_saving:
+            bits.append("full-backs")
     return "-".join(bits) + ".pdf"

@@ -9,14 +9,15 @@ page (:attr:`Aid.page`) under the companion's public address chosen in
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import qrcode
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, venture
 
@@ -270,7 +271,7 @@ def leaf_aid() -> Aid:
                     "yellow, green tips. Still tied: you choose.",
                     f"3 Touching {north_wind.BOOST_LIMIT} tips or fewer: a baby mushroom on it.",
                     "4 One action per touched tip. Yellow +1 sun. Green +1 acorn. Red: "
-                    "before the first hibernation a baby mushroom, after it grow one. "
+                    "a baby mushroom before the first hibernation, after that grow one. "
                     "Orange: best animal for its Forest (arrow breaks ties). Brown: "
                     "climb one (fork: follow the arrow; top: +1 acorn). Nothing to do: "
                     "+1 acorn.",
@@ -520,6 +521,27 @@ def fitted_size(aid: Aid, box: Box) -> float:
     raise ValueError(f"the {aid.game} aid does not fit half a page")
 
 
+KAPPA = 0.5523
+"""Bezier handle length (in radii) for a quarter circle."""
+
+
+def _title_band(canvas: Canvas, x: float, y: float, w: float, h: float, r: float) -> None:
+    """The title band in the current fill colour: rounded at the top, square at
+    the bottom, as one outline that never crosses itself, filled non-zero, so
+    no overlap can punch a hole in it (an even-odd fill of two overlapping
+    shapes once left the lower half of every title white on white)."""
+    handle = r * KAPPA
+    path = canvas.beginPath()
+    path.moveTo(x, y)
+    path.lineTo(x + w, y)
+    path.lineTo(x + w, y + h - r)
+    path.curveTo(x + w, y + h - r + handle, x + w - r + handle, y + h, x + w - r, y + h)
+    path.lineTo(x + r, y + h)
+    path.curveTo(x + r - handle, y + h, x, y + h - r + handle, x, y + h - r)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+
+
 def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
     colour = HexColor(aid.colour)
     with saved(canvas):
@@ -527,11 +549,7 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         canvas.setLineWidth(1.2)
         canvas.roundRect(box.x, box.y, box.w, box.h, mm(3), stroke=1, fill=0)
         canvas.setFillColor(colour)
-        # The title band: rounded at the top, square at the bottom (one shape).
-        path = canvas.beginPath()
-        path.roundRect(box.x, box.y + box.h - mm(9), box.w, mm(9), mm(3))
-        path.rect(box.x, box.y + box.h - mm(9), box.w, mm(4))
-        canvas.drawPath(path, stroke=0, fill=1)
+        _title_band(canvas, box.x, box.y + box.h - mm(9), box.w, mm(9), mm(3))
         canvas.setFillColor(HexColor("#ffffff"))
         canvas.setFont(SANS_BOLD, 13)
         canvas.drawString(box.x + mm(3), box.y + box.h - mm(6.6), aid.game)
@@ -557,12 +575,54 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         draw_qr(canvas, link, qx, qy, mm(QR_MM))
         canvas.setFillColor(SOFT)
         room = mm(QR_MM + 3)
-        caption = f"scan: a {aid.game.split(':')[0]} table"
+        caption = f"scan: {table_phrase(aid.game)}"
         canvas.setFont(SANS, fitted_font_size(caption, False, 5.5, room))
         canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(3), caption)
         for number, (line, size) in enumerate(printed_address(link, room)):
             canvas.setFont(SANS, size)
             canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2 + 1.9 * number), line)
+
+
+def address_warning(url: str) -> str | None:
+    """What is wrong with ``url`` as the address printed in the aids' QR codes,
+    or ``None`` when it is an address that lasts (a name on the network).
+
+    >>> address_warning("https://games.example.org/") is None
+    True
+    >>> address_warning("http://localhost:5000/").startswith("localhost")
+    True
+    """
+    host = (urlsplit(url).hostname or "").lower()
+    try:
+        number = ipaddress.ip_address(host)
+    except ValueError:
+        number = None
+    if host == "localhost" or host.endswith(".localhost") or (number and number.is_loopback):
+        return (
+            f"{host} is the computer a page is opened on: a phone that scans the code "
+            "looks for the companion on itself and finds nothing. Give the address "
+            "phones use, this computer's network address (the address box on the Print "
+            "page, --url on the command line), or set LEAFPILE_PUBLIC_URL when you start "
+            "the companion."
+        )
+    if number is not None or host.endswith(".local"):
+        return (
+            "that address is a number (or this computer's local name): the network may "
+            "give the computer another one later, and the paper keeps this one. For aids "
+            "you keep, use an address that lasts."
+        )
+    return None
+
+
+def table_phrase(game: str) -> str:
+    """What a QR code opens, in words: "a Pairs table", "an Autumn Leaves table".
+
+    >>> table_phrase("Autumn Ash"), table_phrase("Leaf: the North Wind")
+    ('an Autumn Ash table', 'a Leaf table')
+    """
+    name = game.split(":")[0]
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    return f"{article} {name} table"
 
 
 def printed_address(link: str, room: float) -> list[tuple[str, float]]:

@@ -244,7 +244,7 @@ def draw_board(canvas: Canvas, options: Options) -> None:
         options,
         "Autumn Ash board",
         "Rainbow sits at row 1, Xeno at row 6. No start layout: the original diagram is "
-        "lost (X4). The stash strips are on the next sheet.",
+        "lost. The stash strips are on the next sheet.",
     )
     with saved(canvas):
         canvas.translate(mm(x), mm(y))

@@ -41,6 +41,7 @@ from .sheet import (
     furniture,
     mm,
     saved,
+    set_boxes,
     text_width,
 )
 
@@ -167,7 +168,7 @@ BAND_CLEARANCE_MM = 0.2
 """Bare paper between a band of furniture and the cards' art."""
 END_CLEARANCE_MM = 1.5
 """Bare paper between a band's ends and the crop marks either side."""
-LABEL_SIZE = 5.0
+LABEL_SIZE = 7.0
 LABEL_BAND_MM = LABEL_SIZE * (0.73 + 0.22) / mm(1) + 0.1
 """Height of the sheet label (the font's ascent plus descent)."""
 
@@ -282,8 +283,8 @@ def sheet_layout(options: Options) -> SheetLayout:
     )
 
 
-LABEL_SPAN_MM = 58.0
-"""Room for a sheet label ("Standard deck · faces 7 of 7: its back is next")."""
+LABEL_SPAN_MM = 55.0
+"""Room for a sheet label ("Standard deck · faces 6 of 6 · back on next page", 7 pt)."""
 
 CardDrawer = Callable[[Canvas, Rect, float], None]
 """Draws one card side: (canvas, cut rectangle, bleed in points)."""
@@ -294,10 +295,22 @@ def sheet_count(cards_total: int, layout: SheetLayout) -> int:
     return math.ceil(cards_total / layout.per_sheet)
 
 
-def _draw_in_slot(canvas: Canvas, layout: SheetLayout, slot: Rect, draw: CardDrawer) -> None:
-    """Draw one card side upright in its slot (turned a quarter if the layout is)."""
+def _draw_in_slot(
+    canvas: Canvas, layout: SheetLayout, slot: Rect, draw: CardDrawer, *, back: bool = False
+) -> None:
+    """Draw one card side upright in its slot (turned a quarter if the layout is).
+
+    A turned face lies with its top to the left; after a flip on the long
+    edge that edge is on the right of the back page, so a turned back is
+    turned the other way, its top to the right (else every back would be
+    upside down against its face).
+    """
     with saved(canvas):
-        if layout.turned:
+        if layout.turned and back:
+            canvas.translate(slot.x, slot.top)
+            canvas.rotate(-90)
+            draw(canvas, Rect(0, 0, layout.card_w, layout.card_h), layout.bleed)
+        elif layout.turned:
             canvas.translate(slot.right, slot.y)
             canvas.rotate(90)
             draw(canvas, Rect(0, 0, layout.card_w, layout.card_h), layout.bleed)
@@ -321,11 +334,61 @@ def draw_cards(
             _draw_in_slot(canvas, layout, layout.slots[index], face)
         _draw_marks(canvas, layout)
         _draw_sheet_furniture(
-            canvas, layout, f"{label} · faces {sheet + 1} of {sheets}: its back is the next page"
+            canvas, layout, f"{label} · faces {sheet + 1} of {sheets} · back on next page"
         )
+        trim = _trim(layout.slots[: len(chunk)])
+        set_boxes(canvas, trim, layout.bleed)
         canvas.showPage()
         _draw_backs(canvas, layout, options, len(chunk), back)
+        backs = [layout.back_slot(index, options.back_offset) for index in range(len(chunk))]
+        set_boxes(canvas, _trim(backs), mm(BACK_BLEED_MM))
         canvas.showPage()
+    set_boxes(canvas, None)
+
+
+def _trim(slots: Sequence[Rect]) -> tuple[float, float, float, float]:
+    """The TrimBox of a card sheet: round the cut lines of the cards on it."""
+    return (
+        min(slot.x for slot in slots),
+        min(slot.y for slot in slots),
+        max(slot.right for slot in slots),
+        max(slot.top for slot in slots),
+    )
+
+
+def back_cut_mm(options: Options) -> float:
+    """How far (mm) the chosen correction pushes a back past the edge a home
+    printer can reach (:data:`~printables.sheet.SAFE_EDGE_MM`), where the back
+    page is cut off: a white strip that wide on an outer card's back. 0 when
+    every back stays whole."""
+    layout = sheet_layout(options)
+    safe = mm(SAFE_EDGE_MM)
+    worst = 0.0
+    for index in range(layout.per_sheet):
+        slot = layout.back_slot(index, options.back_offset)
+        worst = max(
+            worst,
+            safe - slot.x,
+            slot.right - (layout.page_w - safe),
+            safe - slot.y,
+            slot.top - (layout.page_h - safe),
+        )
+    return round(worst / mm(1), 3)
+
+
+def back_correction_warning(options: Options) -> str | None:
+    """What to tell the person printing when the correction cuts into the
+    backs (:func:`back_cut_mm`), else ``None``."""
+    cut = back_cut_mm(options)
+    if cut <= 0:
+        return None
+    x, y = options.back_offset
+    return (
+        f"a back correction of x = {x:+g} mm, y = {y:+g} mm moves the outer cards' backs "
+        f"{cut:.2f} mm past the edge a home printer can reach, so they will be cut with a "
+        "white strip that wide. Use the 3 mm bleed layout (more paper round the cards), "
+        "or print the duplex test sheet again to check the reading."
+    )
 
 
 def _draw_backs(
@@ -348,7 +411,7 @@ def _draw_backs(
                 ground = slot.grown(mm(BACK_BLEED_MM))
                 canvas.rect(ground.x, ground.y, ground.w, ground.h, stroke=0, fill=1)
         for slot in slots:
-            _draw_in_slot(canvas, layout, slot, back)
+            _draw_in_slot(canvas, layout, slot, back, back=True)
 
 
 def _draw_marks(canvas: Canvas, layout: SheetLayout) -> None:

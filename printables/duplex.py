@@ -99,10 +99,29 @@ SCALE_GAP_MM = 6.0
 """The x scale runs this far below a cross's zero, the y scale this far to
 its right, so that the two never cross each other."""
 
+SCALE_TYPE = 7.0
+"""The scales' numbers: read through a backlit sheet, so no smaller than the
+kit's smallest type for instructions."""
+LANES = 4
+"""The whole-mm numbers take turns in this many rows (x) or columns (y), each
+joined to its tick by a leader: at 7 pt a signed number is 2.8 mm wide, too
+wide for one row of numbers 1 mm apart; four lanes leave 4 mm between
+neighbours in a lane."""
+LANE_DEPTH_MM = (2.6, 3.2)
+"""How far apart the lanes are: (x scale rows, y scale columns)."""
+
+
+def _label(value: float) -> str:
+    return f"{value:+.0f}" if value else "0"
+
 
 def _scales(canvas: Canvas, x: float, y: float) -> None:
     """The x scale (level, below) and the y scale (upright, right) for a cross
-    whose zero is (x, y): signed millimetres, every 1 mm, in two rows."""
+    whose zero is (x, y): signed millimetres, a tick every 0.5 mm and a
+    number every 1 mm, the numbers in :data:`LANES` lanes joined to their
+    ticks by leaders."""
+    cap = SCALE_TYPE * 0.72
+    row, column = (mm(depth) for depth in LANE_DEPTH_MM)
     with saved(canvas):
         canvas.setStrokeColor(INK)
         canvas.setFillColor(INK)
@@ -111,22 +130,27 @@ def _scales(canvas: Canvas, x: float, y: float) -> None:
         canvas.setLineWidth(0.3)
         canvas.line(x - mm(SCALE_MM), x_line, x + mm(SCALE_MM), x_line)
         canvas.line(y_line, y - mm(SCALE_MM), y_line, y + mm(SCALE_MM))
+        canvas.setFont(SANS_BOLD, SCALE_TYPE)
         span = round(SCALE_MM * 2)
         for step in range(-span, span + 1):
             value = step / 2
-            whole = step % 2 == 0
-            length = mm(1.6 if whole else 0.9)
-            canvas.setLineWidth(0.3 if whole else 0.2)
-            canvas.line(x + mm(value), x_line, x + mm(value), x_line - length)
-            canvas.line(y_line, y + mm(value), y_line + length, y + mm(value))
-            if not whole:
+            if step % 2:
+                canvas.setLineWidth(0.2)
+                canvas.line(x + mm(value), x_line, x + mm(value), x_line - mm(0.9))
+                canvas.line(y_line, y + mm(value), y_line + mm(0.9), y + mm(value))
                 continue
-            text = f"{value:+.0f}" if value else "0"
-            outer = int(value) % 2 == 1
-            canvas.setFont(SANS_BOLD, 3.5)
-            canvas.drawCentredString(x + mm(value), x_line - mm(4.4 if outer else 2.8), text)
-            canvas.drawString(y_line + mm(4.2 if outer else 2.0), y + mm(value) - mm(0.45), text)
+            lane = int(value) % LANES
+            text = _label(value)
+            # x: the tick runs down to its number's row.
+            baseline = x_line - mm(1.9) - lane * row - cap
+            canvas.setLineWidth(0.3 if lane == 0 else 0.2)
+            canvas.line(x + mm(value), x_line, x + mm(value), baseline + cap + mm(0.35))
+            canvas.drawCentredString(x + mm(value), baseline, text)
+            # y: the tick runs right to its number's column.
+            left = y_line + mm(1.9) + lane * column
+            canvas.line(y_line, y + mm(value), left - mm(0.35), y + mm(value))
+            canvas.drawString(left, y + mm(value) - cap / 2, text)
         canvas.setFillColor(SOFT)
-        canvas.setFont(SANS_BOLD, 6)
+        canvas.setFont(SANS_BOLD, 9)
         canvas.drawRightString(x - mm(SCALE_MM + 1.5), x_line - mm(1.5), "x")
         canvas.drawCentredString(y_line, y + mm(SCALE_MM + 1.5), "y")

@@ -15,6 +15,7 @@ import zipfile
 from collections.abc import Sequence
 
 import pypdfium2
+from PIL import ImageCms
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import cards
@@ -27,7 +28,6 @@ from .deck import (
     Rect,
     card_back,
     cut_card_face,
-    ink_saving_back,
     pairs_face,
     standard_face,
 )
@@ -113,21 +113,22 @@ def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:
     unique: dict[str, CardDrawer] = {}
     for _, key, draw in faces:
         unique.setdefault(key, draw)
-    back = ink_saving_back if options.ink_saving else card_back
-    drawers = [(draw, False) for draw in unique.values()] + [(back, not options.ink_saving)]
+    # A print service prints the full back: the ink-saving one is for home printers.
+    drawers = [(draw, False) for draw in unique.values()] + [(card_back, True)]
     pdf = _pdf_of(drawers, options)
     width, height = options.card_mm
     size_px = _pixels(width + 2 * BLEED_MM, dpi), _pixels(height + 2 * BLEED_MM, dpi)
     document = pypdfium2.PdfDocument(pdf)
+    profile = srgb_profile()
     images: list[bytes] = []
     try:
         for index in range(len(document)):
             bitmap = document[index].render(scale=dpi / 72)
             # PDFium rounds the page up to whole pixels; trim the last part-pixel
             # of bleed so the image is exactly the size the note gives.
-            image = bitmap.to_pil().crop((0, 0, *size_px))
+            image = bitmap.to_pil().convert("RGB").crop((0, 0, *size_px))
             out = io.BytesIO()
-            image.save(out, "PNG", dpi=(dpi, dpi), compress_level=6)
+            image.save(out, "PNG", dpi=(dpi, dpi), icc_profile=profile, compress_level=6)
             images.append(out.getvalue())
     finally:
         document.close()
@@ -139,6 +140,12 @@ def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:
             archive.writestr(name, by_key[key])
         archive.writestr("back.png", images[-1])
     return buffer.getvalue()
+
+
+def srgb_profile() -> bytes:
+    """The sRGB colour profile embedded in every card image: the pixels are
+    sRGB, and a print service's RIP should not have to guess."""
+    return bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
 
 
 def _pixels(size_mm: float, dpi: int) -> int:
@@ -165,5 +172,4 @@ def images_filename(part: str, options: Options, dpi: int) -> str:
     >>> images_filename("cards", Options(), 300)
     'leafpile-cards-poker-300dpi-png.zip'
     """
-    light = "-light-backs" if options.ink_saving else ""
-    return f"leafpile-{part}-{options.card}{light}-{dpi}dpi-png.zip"
+    return f"leafpile-{part}-{options.card}-{dpi}dpi-png.zip"

@@ -162,8 +162,7 @@ def _net_shape(size: str, upright: bool) -> tuple[Point, tuple[Point, ...], tupl
 TURN_DEGREES: dict[str, float] = {"large": 30.0, "medium": 35.0, "small": 325.0}
 """How far each size's net is turned on the sheet. A search over turns in 5
 degree steps (with glue tabs at least :data:`GLUE_TAB_MM` wide) found these
-pack the most nets on both papers: the kit's 60 nets take 3 A4 or 4 Letter
-sheets."""
+pack the most nets on both papers."""
 
 
 def _turned_shape(size: str) -> tuple[Point, tuple[Point, ...], tuple[Point, ...]]:
@@ -268,47 +267,62 @@ def _spacing(size: str) -> tuple[float, float]:
 def _pack(
     items: Sequence[tuple[str, str]], left: float, right: float, top: float, bottom: float
 ) -> Iterator[list[PlacedNet]]:
-    """Place nets page by page: each size as a grid, sizes one under another.
+    """Place nets page by page, a row at a time, and yield one list per page.
 
-    Yields one list of nets per page.
+    Each row holds nets of one size. Down a page, the next row is of the
+    largest size still to place whose row fits in the height left: rows of one
+    size interlock (:func:`_spacing`); a row of another size starts
+    :data:`GAP_MM` under the lowest point so far. So the strip a big size
+    leaves at the foot of a page takes a row of smaller nets instead of
+    staying bare (the kit's 60 nets fit 3 sheets of A4 or of Letter).
     """
     gap = mm(GAP_MM)
-    page: list[PlacedNet] = []
-    cursor = top  # top of the next row to start
-    groups: dict[str, list[str]] = {}
+    queues: dict[str, list[str]] = {}
     for colour, size in items:
-        groups.setdefault(size, []).append(colour)
-    for size, colours in groups.items():
-        apex, corners, tab = _turned_shape(size)
-        x0, y0, x1, y1 = _bbox([apex, *corners, *tab])
-        pitch_x, pitch_y = _spacing(size)
-        queue = list(colours)
-        row_top = cursor
-        while queue:
-            dy = row_top - y1
-            if dy + y0 < bottom:
-                yield page
-                page, row_top = [], top
-                continue
+        queues.setdefault(size, []).append(colour)
+    shapes = {size: _turned_shape(size) for size in queues}
+    boxes = {size: _bbox([shape[0], *shape[1], *shape[2]]) for size, shape in shapes.items()}
+    pitches = {size: _spacing(size) for size in queues}
+    for size, (x0, _, x1, _) in boxes.items():
+        if x1 - x0 > right - left or boxes[size][3] - boxes[size][1] > top - bottom:
+            raise ValueError("a pyramid net does not fit on this paper")
+    while any(queues.values()):
+        page: list[PlacedNet] = []
+        last: tuple[str, float] | None = None  # (size, top of its row's origin)
+        lowest = top + gap
+        while True:
+            row = None
+            for size, colours in queues.items():
+                if not colours:
+                    continue
+                x0, y0, x1, y1 = boxes[size]
+                if last is not None and last[0] == size:
+                    dy = last[1] - pitches[size][1]
+                else:
+                    dy = lowest - gap - y1
+                if dy + y0 >= bottom:
+                    row = (size, dy)
+                    break
+            if row is None:
+                break
+            size, dy = row
+            apex, corners, tab = shapes[size]
+            x0, y0, x1, _ = boxes[size]
             dx = left - x0
+            queue = queues[size]
             while queue and dx + x1 <= right:
-                colour = queue.pop(0)
                 page.append(
                     PlacedNet(
-                        colour,
+                        queue.pop(0),
                         size,
                         (apex[0] + dx, apex[1] + dy),
                         tuple(_shifted(corners, dx, dy)),
                         tuple(_shifted(tab, dx, dy)),
                     )
                 )
-                dx += pitch_x
-            if dx == left - x0:
-                raise ValueError("a pyramid net does not fit on this paper")
-            lowest = dy + y0
-            row_top -= pitch_y
-        cursor = lowest - gap
-    if page:
+                dx += pitches[size][0]
+            lowest = min(lowest, dy + y0)
+            last = (size, dy)
         yield page
 
 

@@ -256,7 +256,7 @@ def _venture(canvas: Canvas, options: Options) -> None:
 def _leaf(canvas: Canvas, options: Options) -> None:
     width, _ = options.page_size
     top = _title(
-        canvas, options, "Leaf", "final scoring, L1-L5 · the North Wind column for solo", "#2e7d5b"
+        canvas, options, "Leaf", "final scoring · the North Wind column for solo", "#2e7d5b"
     )
     left = mm(MARGIN_MM)
     usable = width - 2 * left
@@ -267,24 +267,26 @@ def _leaf(canvas: Canvas, options: Options) -> None:
     lines = [
         ("Acorn tokens gained in play", ""),
         ("-3 tokens (x 3, subtract)", ""),
-        ("Winter Den animals (L1)", "each type"),
+        ("Winter Den animals", "each type"),
         ("  type 1", ""),
         ("  type 2", ""),
         ("  type 3", ""),
         ("  type 4", ""),
         ("  type 5", ""),
-        ("Adult mushroom groups (L2)", "each group"),
+        ("Adult mushroom groups", "each group"),
         ("  group 1", ""),
         ("  group 2", ""),
         ("  group 3", ""),
-        ("Sun + leaf cards, halved (L3)", ""),
-        ("Tree: highest 6, second 3 (L4)", ""),
+        ("Sun + leaf cards, halved", ""),
+        ("Tree: highest 6, second 3", ""),
         ("North Wind: animals beyond yours", ""),
-        ("Total (L5)", ""),
+        ("Total", ""),
     ]
     rows = [header] + [[label, *[""] * (players + 1)] for label, _ in lines]
     shade = [
-        index + 1 for index, (label, _) in enumerate(lines) if label.endswith(("(L1)", "(L2)"))
+        index + 1
+        for index, (label, _) in enumerate(lines)
+        if label.startswith(("Winter Den", "Adult mushroom"))
     ]
     top = _grid(
         canvas,

@@ -23,7 +23,9 @@ millimetres.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,8 +43,14 @@ MM = 72.0 / 25.4
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Paper name → (width, height) in millimetres, portrait."""
 
-CARD_SIZES: dict[str, tuple[float, float]] = {"poker": (63.5, 88.9), "standard": (63.0, 88.0)}
-"""Card size name → (width, height) in millimetres."""
+CARD_SIZES: dict[str, tuple[float, float]] = {"poker": (63.5, 88.9), "ccg": (63.0, 88.0)}
+"""Card size name → (width, height) in millimetres. ``ccg`` is the
+collectible-card-game size; it was once called "standard", which made
+``leafpile-standard-deck-a4-standard.pdf`` say "standard" twice for two
+different things. The old name is still read (:data:`CARD_ALIASES`)."""
+
+CARD_ALIASES = {"standard": "ccg"}
+"""Card size names from older links and scripts → today's name."""
 
 SAFE_EDGE_MM = 5.0
 """Nothing is drawn closer than this to the paper edge."""
@@ -90,7 +98,9 @@ class Options:
     moved by exactly this much, positive x to the right and positive y up as
     seen when looking at the back page. It is not the error you see: the test
     sheet's numbers already give the correction, sign included.
-    ``ink_saving`` prints light card backs (outlines on white paper).
+    ``ink_saving`` prints light card backs (outlines on white paper): the
+    default, because the full back covers most of a sheet with ink on a home
+    printer; ``ink_saving=False`` gives the full back.
     ``url`` is the companion's public address; the QR code on each player
     aid opens that game's own page under it.
 
@@ -104,15 +114,17 @@ class Options:
     bleed: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     url: str = DEFAULT_URL
-    ink_saving: bool = False
+    ink_saving: bool = True
 
     def __post_init__(self) -> None:
+        if self.card in CARD_ALIASES:
+            object.__setattr__(self, "card", CARD_ALIASES[self.card])
         if self.paper not in PAPERS:
             raise ValueError(f"unknown paper {self.paper!r}: choose {' or '.join(sorted(PAPERS))}")
         if self.card not in CARD_SIZES:
             raise ValueError(
                 f"unknown card size {self.card!r}: choose poker (63.5 x 88.9 mm) "
-                "or standard (63 x 88 mm)"
+                "or ccg (63 x 88 mm)"
             )
         if len(self.back_offset) != 2:
             raise ValueError(f"the back offset needs two numbers (x, y), not {self.back_offset!r}")
@@ -170,14 +182,32 @@ def parse_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
-def new_canvas(options: Options, title: str) -> tuple[Canvas, io.BytesIO]:
-    """A canvas for one document, asking viewers to print it unscaled."""
+PDF_VERSION = (1, 7)
+"""What the files claim: the viewer preferences they set are PDF 1.6
+(``PrintScaling``) and PDF 1.7 (``Duplex``) keys."""
+
+
+def new_canvas(
+    options: Options,
+    title: str,
+    *,
+    duplex: bool = False,
+    page_size: tuple[float, float] | None = None,
+) -> tuple[Canvas, io.BytesIO]:
+    """A canvas for one document, asking viewers to print it unscaled and
+    (``duplex``) double-sided flipped on the long edge, or single-sided.
+
+    Every page gets a TrimBox and a BleedBox: the whole page, unless a card
+    sheet sets its own (:func:`set_boxes`).
+    """
     buffer = io.BytesIO()
+    size = page_size or options.page_size
     canvas = Canvas(
         buffer,
-        pagesize=options.page_size,
+        pagesize=size,
         pageCompression=1,
         invariant=1,
+        pdfVersion=PDF_VERSION,
         initialFontName=SANS,
         initialFontSize=10,
     )
@@ -186,7 +216,55 @@ def new_canvas(options: Options, title: str) -> tuple[Canvas, io.BytesIO]:
     canvas.setCreator("Leafpile print-and-play kit")
     canvas.setSubject("Print at 100% (actual size), never 'fit to page'")
     canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if duplex else "Simplex")
+    set_boxes(canvas, None)
     return canvas, buffer
+
+
+Box = tuple[float, float, float, float]
+"""A page box (x0, y0, x1, y1) in points."""
+
+
+def set_boxes(canvas: Canvas, trim: Box | None, bleed: float = 0.0) -> None:
+    """Set the TrimBox (``None``: the whole page) and the BleedBox (the trim
+    grown by ``bleed`` points, never past the page) of the pages shown from
+    now on."""
+    width, height = canvas._pagesize
+    x0, y0, x1, y1 = trim or (0.0, 0.0, width, height)
+    canvas.setTrimBox((round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3)))
+    canvas.setBleedBox(
+        (
+            round(max(0.0, x0 - bleed), 3),
+            round(max(0.0, y0 - bleed), 3),
+            round(min(width, x1 + bleed), 3),
+            round(min(height, y1 + bleed), 3),
+        )
+    )
+
+
+_SUBSET_TAG = re.compile(rb"/([A-K]{6})\+(LiberationSans[-A-Za-z]*)")
+
+
+def finish(canvas: Canvas, buffer: io.BytesIO) -> bytes:
+    """Save the canvas and return the PDF, every font subset named uniquely.
+
+    reportlab tags every font's first subset ``AAAAAA+``; the PDF standard
+    wants a tag per subset, and a print shop that merges two files (or a RIP
+    that caches fonts by name) would take one subset for another. The tag is
+    taken from a hash of the file and the subset, six capital letters like
+    reportlab's, so the file keeps its length and its cross-reference table
+    stays right. Same input, same file.
+    """
+    canvas.save()
+    data = buffer.getvalue()
+    digest = hashlib.sha256(data).digest()
+
+    def tag(match: re.Match[bytes]) -> bytes:
+        seed = hashlib.sha256(digest + match.group(1) + match.group(2)).digest()
+        letters = bytes(ord("A") + byte % 26 for byte in seed[:6])
+        return b"/" + letters + b"+" + match.group(2)
+
+    return _SUBSET_TAG.sub(tag, data)
 
 
 BLANK_BACKS = "_leafpile_blank_backs"
@@ -239,12 +317,16 @@ NOTE_LINES = (
     "Print at 100% (actual size), never 'fit to page'.",
     "The ruler must measure 50 mm.",
 )
-NOTE_SIZE = 5.0
-RULER_SPAN_MM = 52.0
-"""Room the ruler takes along its length, numbers included."""
+NOTE_SIZE = 7.0
+"""The note and the ruler's numbers: 7 pt, the smallest type the kit uses for
+anything a person must read to print right."""
+RULER_INSET_MM = 1.0
+"""The ruler's 0 tick sits this far into its band."""
+RULER_SPAN_MM = 57.5
+"""Room the ruler takes along its length, numbers included ("50 mm" at 7 pt)."""
 NOTE_SPAN_MM = text_width(NOTE_LINES[0], True, NOTE_SIZE) / MM + 1.0
 """Room the note takes along its length."""
-BAND_MM = 4.5
+BAND_MM = 4.8
 """Thickness of the ruler and of the note (glyphs included, by the font's
 ascent and descent)."""
 
@@ -270,21 +352,25 @@ def draw_ruler(canvas: Canvas, x: float, y: float, *, vertical: bool = False) ->
     """
     with furniture(canvas):
         _band(canvas, x, y, vertical)
+        canvas.translate(mm(RULER_INSET_MM), 0)  # room for the "0" left of its tick
         base = mm(0.3)
         canvas.setStrokeColor(INK)
         canvas.setFillColor(INK)
         canvas.setLineWidth(0.5)
         canvas.line(0, base, mm(RULER_MM), base)
         for tick in range(int(RULER_MM) + 1):
-            length = 2.6 if tick % 10 == 0 else 1.8 if tick % 5 == 0 else 1.1
+            length = 2.2 if tick % 10 == 0 else 1.6 if tick % 5 == 0 else 1.0
             canvas.setLineWidth(0.5 if tick % 5 == 0 else 0.3)
             canvas.line(mm(tick), base, mm(tick), base + mm(length))
-        canvas.setFont(SANS, 4)
+        canvas.setFont(SANS, NOTE_SIZE)
         for tick in range(0, int(RULER_MM) + 1, 10):
-            label = f"{tick} mm" if tick == RULER_MM else str(tick)
-            canvas.drawCentredString(
-                mm(tick) + (mm(1.8) if tick == RULER_MM else 0), mm(3.15), label
-            )
+            if tick == RULER_MM:
+                # "50 mm" starts at its tick, so it ends inside the ruler's span.
+                canvas.drawString(
+                    mm(tick) - text_width("50", False, NOTE_SIZE) / 2, mm(2.55), f"{tick} mm"
+                )
+            else:
+                canvas.drawCentredString(mm(tick), mm(2.55), str(tick))
 
 
 def draw_note(canvas: Canvas, x: float, y: float, *, vertical: bool = False) -> None:
@@ -297,9 +383,9 @@ def draw_note(canvas: Canvas, x: float, y: float, *, vertical: bool = False) -> 
         _band(canvas, x, y, vertical)
         canvas.setFillColor(INK)
         canvas.setFont(SANS_BOLD, NOTE_SIZE)
-        canvas.drawString(0, mm(2.55), NOTE_LINES[0])
+        canvas.drawString(0, mm(2.75), NOTE_LINES[0])
         canvas.setFont(SANS, NOTE_SIZE)
-        canvas.drawString(0, mm(0.45), NOTE_LINES[1])
+        canvas.drawString(0, mm(0.55), NOTE_LINES[1])
 
 
 def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
@@ -316,7 +402,10 @@ def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
     with furniture(canvas):
         canvas.setFillColor(SOFT)
         size = fitted_font_size(
-            label, False, 6.5, width - left - (left + mm(RULER_SPAN_MM + 6 + NOTE_SPAN_MM + 4))
+            label,
+            False,
+            NOTE_SIZE,
+            width - left - (left + mm(RULER_SPAN_MM + 6 + NOTE_SPAN_MM + 4)),
         )
         canvas.setFont(SANS, size)
         canvas.drawRightString(width - left, base + mm(0.6), label)

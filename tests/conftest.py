@@ -217,12 +217,43 @@ def browser():
         chromium.close()
 
 
+def take_seat(page: Any, name: str) -> None:
+    """A browser phone says it is ``name``: on the "Who are you?" question,
+    or through *Change* in the bar once it has answered before."""
+    if not page.locator(".who-names").first.is_visible():
+        page.locator(".who-bar summary").click()
+    pattern = re.compile(rf"^{re.escape(name)}\b")
+    page.locator(".who-names").get_by_role("button", name=pattern).first.click()
+    page.locator(".who-bar summary", has_text=f"You are {name}").wait_for()
+
+
+def _answer_who_are_you(page: Any) -> None:
+    plain_goto = page.goto
+
+    def goto(url: str, **kwargs: Any) -> Any:
+        answer = plain_goto(url, **kwargs)
+        ask = page.locator("#who-ask-h")
+        if ask.count():
+            shared = page.get_by_role("button", name="Passed around the table")
+            if shared.count():
+                shared.click()
+            else:
+                page.locator(".who-names button").first.click()
+            ask.wait_for(state="detached")
+        return answer
+
+    page.goto = goto
+
+
 @pytest.fixture
 def new_phone(browser) -> Iterator[Callable[..., Any]]:
     """Open a phone-sized page (a fresh browser context: its own cookies)."""
     contexts = []
 
-    def open_phone(color_scheme: str = "light"):
+    def open_phone(color_scheme: str = "light", *, shared: bool = True):
+        """``shared``: when a table page asks "Who are you?", answer as a
+        person with one phone for the whole table would (the shared phone;
+        the only seat of a one-player table). False: the test answers."""
         context = browser.new_context(
             viewport=PHONE_VIEWPORT,
             device_scale_factor=2,
@@ -232,7 +263,10 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        if shared:
+            _answer_who_are_you(page)
+        return page
 
     yield open_phone
     for context in contexts:

@@ -94,10 +94,10 @@ def finish_leaf(store: Any, table: Any) -> Any:
 
 
 def finish_autumn_ash(store: Any, table: Any) -> Any:
-    """Each player in turn bags a row of their first colour (sizes 1, 2, 3); Rainbow,
-    bagging first, reaches 21 first."""
+    """Each player in turn bags a row of their first bagging colour (sizes 1, 2, 3: a
+    start colour is never bagged, XA8); Rainbow, bagging first, reaches 21 first."""
     race = state_of(store, table)
-    first_colour = {race.rainbow: "green", race.xeno: "clear"}
+    first_colour = {race.rainbow: "yellow", race.xeno: "white"}
     turn = 0
     while race.winner is None:
         player = race.players[turn % 2]

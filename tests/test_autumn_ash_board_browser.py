@@ -49,8 +49,9 @@ def choose(page, name: str):
 
 
 def take_seat(page, name: str) -> None:
-    page.locator(".seat-picker").get_by_role("button", name=name, exact=True).tap()
-    page.locator(f'.seat-picker button.chip-on:has-text("{name}")').wait_for()
+    page.locator(".who-bar summary").tap()  # "Change" who this phone is
+    page.locator(".who-names").get_by_role("button", name=name, exact=True).tap()
+    page.locator(".who-bar summary", has_text=f"You are {name}").wait_for()
 
 
 def test_two_phones_play_the_board_to_21(live_server, new_phone):
@@ -73,15 +74,14 @@ def test_two_phones_play_the_board_to_21(live_server, new_phone):
     assert lit(ana) == {"B1", "B2", "C1"}
     square(ana, "A2").tap()
     ana.get_by_text(
-        "Not there: the yellow queen cannot enter A2: "
-        "the orange drone at A3 blocks it head on (X9)."
+        "Not there: the yellow queen cannot enter A2: the orange drone at A3 blocks it head on."
     ).wait_for()
     ana.get_by_role("link", name="Why not? Say why the dark squares are dark").tap()
     reasons = ana.locator(".ash-reasons")
     reasons.wait_for()
     assert reasons.inner_text().splitlines() == [
-        "A2: the yellow queen cannot enter A2: the orange drone at A3 blocks it head on (X9)",
-        "A3: the yellow queen cannot enter A2: the orange drone at A3 blocks it head on (X9)",
+        "A2: The yellow queen cannot enter A2: the orange drone at A3 blocks it head on.",
+        "A3: The yellow queen cannot enter A2: the orange drone at A3 blocks it head on.",
     ]
     assert store.version(table.token) == 0  # nothing was entered
 

@@ -151,7 +151,7 @@ def test_no_bag_after_the_race_is_won_x3():
         ("Ana", CYAN_ROW, "Ana plays rainbow .*cyan is the other side's"),
         ("Ben", RED_ROW, "Ben plays xeno .*red is the other side's"),
         ("Ana", (("red", 1), ("red", 2)), "only 2 red pieces in the bag"),
-        ("Ana", RED_ROW + (("blue", 1),), "only 1 blue piece in the bag"),
+        ("Ana", RED_ROW + (("blue", 1),), "one move bags one colour.*not red and blue"),
         ("Ana", (("red", 1),) * 3, "only 2 red pawns"),
     ],
 )
@@ -193,3 +193,62 @@ def test_replaying_the_log_gives_the_same_totals():
         race = autumn_ash.apply(race, stored)
     assert race.totals == {"Ana": 18, "Ben": 10}
     assert [score.total for _, score in race.bags] == [9, 10, 9]
+
+
+# XA8 (from X8 and X11): a bag is one colour of the mover's, never a start colour.
+GREEN_TRIO = (("green", 1), ("green", 2), ("green", 3))
+CLEAR_TRIO = (("clear", 1), ("clear", 2), ("clear", 3))
+YELLOW_TRIO = (("yellow", 1), ("yellow", 2), ("yellow", 3))
+
+
+@pytest.mark.parametrize(
+    ("player", "pieces", "words"),
+    [
+        # The entries: three greens (+6) and a yellow trio with a red trio.
+        ("Ana", GREEN_TRIO, "green pieces are never bagged.*no piece changes into green"),
+        ("Ben", CLEAR_TRIO, "clear pieces are never bagged"),
+        ("Ana", YELLOW_TRIO + RED_ROW, "one move bags one colour.*not yellow and red together"),
+        ("Ben", CYAN_ROW + PURPLE_ROW, "not cyan and purple together"),
+        ("Ana", GREEN_TRIO + YELLOW_TRIO, "green pieces are never bagged"),
+    ],
+)
+def test_a_bag_no_single_move_can_make_is_refused_xa8_x11(player, pieces, words):
+    race = new_game("Ana", "Ben")
+    with pytest.raises(IllegalAction, match=words):
+        autumn_ash.apply(race, Bag(player, pieces))
+
+
+@pytest.mark.parametrize(
+    ("player", "pieces", "points"),
+    [
+        ("Ana", YELLOW_TRIO, 6),
+        ("Ana", YELLOW_TRIO + (("yellow", 3),), 9),  # two rows of one colour in one move
+        ("Ben", (("white", 1), ("white", 1), ("white", 2), ("white", 2), ("white", 3)), 9),
+        ("Ben", CYAN_ROW, 10),
+    ],
+)
+def test_one_colour_other_than_the_start_colour_is_a_bag_xa8(player, pieces, points):
+    race = autumn_ash.apply(new_game("Ana", "Ben"), Bag(player, pieces))
+    assert race.totals[player] == points
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(autumn_ash.RAINBOW), st.integers(1, 3)), max_size=7).filter(
+        lambda ps: all(ps.count(p) <= autumn_ash.TRIOS[p[0]] for p in ps)
+    )
+)
+def test_the_race_takes_exactly_the_bags_one_move_can_make_xa8(pieces):
+    colours = {c for c, _ in pieces}
+    makeable = (
+        len(colours) == 1
+        and not colours & autumn_ash.START_COLOURS
+        and len(pieces) >= autumn_ash.ROW_LENGTH
+    )
+    race = new_game("Ana", "Ben")
+    try:
+        after = autumn_ash.apply(race, Bag("Ana", tuple(pieces)))
+    except IllegalAction:
+        assert not makeable
+    else:
+        assert makeable and after.totals["Ana"] == bag_points(pieces)

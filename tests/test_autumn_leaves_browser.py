@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import take_seat
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -58,7 +59,7 @@ def test_two_phones_play_a_whole_hand(live_server, new_phone):
     expect(board(shared)).to_contain_text("Round 2: reveal")
     expect(board(ben)).to_contain_text("Round 2: reveal", timeout=LIVE)
     # Then Ben's phone takes his seat: from now on only it enters Ben's card.
-    ben.get_by_role("button", name="Ben", exact=True).click()
+    take_seat(ben, "Ben")
     expect(ben.get_by_role("button", name="Your card, Ben: 7", exact=True)).to_be_visible()
     expect(ben.locator(".al-pile").nth(2)).to_contain_text("Cy")
     expect(ben.locator(".al-pile").nth(2).locator(".card").first).to_have_text("4")

@@ -149,6 +149,9 @@ class Answer:
     headers: dict[str, str]
 
 
+TABLE_WRITE = re.compile(r"/t/([A-Za-z0-9_-]+)/(act|undo|redo|me)$")
+
+
 @dataclass
 class HttpPhone:
     """One phone: its own connection, cookie and CSRF token."""
@@ -158,6 +161,8 @@ class HttpPhone:
     cookie: str = ""
     csrf: str = ""
     connection: http.client.HTTPConnection | None = field(default=None, repr=False)
+    declare_shared: bool = True
+    declared: set[str] = field(default_factory=set, repr=False)
 
     def request(
         self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = True
@@ -202,6 +207,14 @@ class HttpPhone:
         return self
 
     def post(self, path: str, form: dict[str, str]) -> Answer:
+        # A phone says who it is before it enters anything (LT3): one that has
+        # not is the table's shared phone here, as a person would choose.
+        found = TABLE_WRITE.match(path)
+        if found and found[2] == "me":
+            self.declared.add(found[1])  # it said who it is itself
+        elif found and self.declare_shared and found[1] not in self.declared:
+            self.declared.add(found[1])
+            self.request("POST", f"/t/{found[1]}/me", {"csrf_token": self.csrf, "mode": "shared"})
         return self.request("POST", path, {"csrf_token": self.csrf, **form})
 
     def close(self) -> None:

@@ -17,6 +17,8 @@ from end_games import (
     finish_solitaire,
     finish_venture,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.rules import north_wind
 from companion.tables.summaries import summarise
@@ -88,7 +90,7 @@ def test_each_game_played_to_its_end_shows_the_end_screen(phone, store, make_tab
     assert len(polyline_ends(body)) == len(final_totals(game, state))
     # A table made outside this browser: it may not start the next game, and is told who may.
     assert "Play again with the same players" not in body
-    assert "The phone that started this table can start the next game" in body
+    assert "The host's phone can start the next game" in body
     if game == "pairs":
         assert kind == "loss" and "loses the game. Nobody wins." in text
         assert 'class="pad-key"' not in body and "in the deck" not in body
@@ -194,7 +196,7 @@ def test_chart_geometry_puts_the_highest_value_at_the_top():
     assert a.dots[0][0] == chart.left and a.dots[-1][0] == chart.right
     assert a.dots[-1][1] < b.dots[-1][1]  # 10 above 2
     assert chart.zero is not None  # the values cross zero: a zero line
-    assert [t.label for t in chart.y_ticks] == ["-5", "0", "5", "10"]
+    assert [t.label for t in chart.y_ticks] == ["\u22125", "0", "5", "10"]
     assert nice_step(37) == 10 and nice_step(0) == 1 and nice_step(3) == 1
 
 
@@ -276,3 +278,60 @@ def test_templates_get_the_sessions_own_csrf_token(app):
         session["csrf_signed"] = "signed.long.ago"
         assert csrf_token() == "signed.long.ago"
         assert render_template_string("{{ csrf_token() }}") == "signed.long.ago"
+
+
+# --- Chart labels: readable on a phone, never on top of each other (issue 20) -----------
+def _boxes(chart):
+    """Approximate label boxes (x0, y0, x1, y1): 0.62 em a character, 0.8 em above the
+    baseline and 0.25 em below, as the app's sans-serif digits and letters measure."""
+    size = chart.label_size
+
+    def box(x, baseline, text, anchor):
+        width = 0.62 * size * len(text)
+        x0 = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+        return (x0, baseline - 0.8 * size, x0 + width, baseline + 0.25 * size)
+
+    ys = [box(chart.left - 6, t.position + 5, t.label, "end") for t in chart.y_ticks]
+    xs = [box(t.position, chart.bottom + chart.x_label_drop, t.label, t.anchor)
+          for t in chart.x_ticks]  # fmt: skip
+    return ys, xs
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(-40, 120), min_size=2, max_size=14), min_size=1, max_size=6))
+def test_chart_labels_never_overlap_and_stay_inside(series):
+    count = max(len(v) for v in series)
+    labels = ["Start", *(str(i) for i in range(1, count))]
+    chart = line_chart([(f"P{i}", v) for i, v in enumerate(series)], labels, "Round")
+    ys, xs = _boxes(chart)
+    assert chart.label_size >= 13
+    for x_box in xs:
+        assert x_box[0] >= 0 and x_box[2] <= chart.width and x_box[3] <= chart.height
+        assert not any(_overlap(x_box, y_box) for y_box in ys)
+    for a, b in zip(xs, xs[1:], strict=False):
+        assert a[2] < b[0]  # the x labels keep apart
+    assert xs[0][0] >= chart.left  # "Start" begins at the axis, not under "−20"
+
+
+def test_negative_ticks_use_a_real_minus_and_start_is_clear_of_minus_20():
+    chart = line_chart([("A", [0, -20, -12]), ("B", [0, 8, 15])], ["Start", "1", "2"], "Hand")
+    assert chart.y_ticks[0].label == "\u221220"
+    assert chart.x_ticks[0].label == "Start" and chart.x_ticks[0].anchor == "start"
+    assert chart.x_ticks[-1].anchor == "end"
+
+
+def test_a_tie_break_winner_is_listed_above_the_player_level_with_them_l5():
+    tallies = {
+        "Cal": {"acorn_tokens": 20, "sun": 0},  # 20 acorns, no spare
+        "Dee": {"acorn_tokens": 19, "sun": 2},  # 19 + 1 for 2 sun = 20; wins on spare (L5)
+        "Eve": {"acorn_tokens": 5},
+    }
+    actions = [{"type": "EnterTally", "player": p, "tally": t} for p, t in tallies.items()]
+    summary = summarise("leaf", tuple(tallies), {}, 1, actions)
+    assert summary is not None and summary.winners == ("Dee",)
+    lines = [(s.place, s.player, s.outcome) for s in summary.standings]
+    assert lines == [(1, "Dee", "won"), (1, "Cal", "lost"), (3, "Eve", "lost")]

@@ -210,7 +210,11 @@ tallies = st.builds(
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.dictionaries(st.sampled_from(["A", "B", "C", "D"]), tallies, min_size=1))
+@given(
+    st.dictionaries(st.sampled_from(["A", "B", "C", "D"]), tallies, min_size=1).filter(
+        lambda ts: all(sum(t.den.get(a, 0) for t in ts.values()) <= 6 for a in leaf.ANIMALS)
+    )  # LX2: the deck has 6 of each type
+)
 def test_winners_have_the_top_total_and_every_top_scorer_with_most_spare_wins(players):
     result = leaf.score(players)
     totals = {p: b.total for p, b in result.breakdowns.items()}
@@ -236,3 +240,47 @@ def test_tally_survives_a_json_round_trip_with_the_same_score(t):
     back = Tally.from_dict(t.to_dict())
     assert back.to_dict() == t.to_dict()
     assert leaf.score({"A": back}) == leaf.score({"A": t})
+
+
+# --- LX2 across players: 6 animals of a type in the whole deck ---------------------------
+@pytest.mark.parametrize(
+    ("dens", "message"),
+    [
+        # The issue's entry: 7 foxes across three players' Winter Dens.
+        ([{"fox": 3}, {"fox": 2}, {"fox": 2}], r"only 6 foxes .* hold 7 \(Ana 3, Ben 2, Cleo 2\)"),
+        ([{"owl": 6}, {"owl": 1}, {}], r"only 6 owls .* hold 7 \(Ana 6, Ben 1\)"),
+        ([{"raven": 4, "frog": 2}, {"raven": 1, "frog": 5}, {}], r"only 6 frogs .* hold 7"),
+    ],
+)
+def test_winter_dens_together_hold_at_most_6_of_a_type_LX2(dens, message):
+    state = leaf.new_game(("Ana", "Ben", "Cleo"))
+    with pytest.raises(RuleError, match=message):
+        for player, den in zip(state.players, dens, strict=True):
+            state = leaf.apply(state, leaf.EnterTally(player, {"den": den}))
+    with pytest.raises(RuleError, match=message):
+        leaf.score({p: Tally(den=d) for p, d in zip(("Ana", "Ben", "Cleo"), dens, strict=True)})
+
+
+def test_the_tally_that_makes_a_seventh_is_refused_and_changes_nothing_LX2():
+    state = leaf.new_game(("Ana", "Ben", "Cleo"))
+    state = leaf.apply(state, leaf.EnterTally("Ana", {"den": {"fox": 4}}))
+    with pytest.raises(RuleError, match="only 6 foxes"):
+        leaf.apply(state, leaf.EnterTally("Ben", {"den": {"fox": 3}}))
+    state = leaf.apply(state, leaf.EnterTally("Ben", {"den": {"fox": 2}}))  # exactly 6
+    # Ana corrects her own count: her old tally is replaced, not added to.
+    state = leaf.apply(state, leaf.EnterTally("Ana", {"den": {"fox": 3}}))
+    assert state.tally("Ana").den == {"fox": 3}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(leaf.ANIMALS), st.integers(0, 6)), min_size=2,
+                max_size=4))  # fmt: skip
+def test_scoring_takes_dens_exactly_when_no_type_passes_6_LX2(dens):
+    tallies = {f"P{i}": Tally(den=d) for i, d in enumerate(dens)}
+    fits = all(sum(d.get(a, 0) for d in dens) <= 6 for a in leaf.ANIMALS)
+    try:
+        leaf.score(tallies)
+    except RuleError:
+        assert not fits
+    else:
+        assert fits

@@ -116,7 +116,7 @@ class ScenarioPhone:
     """An HTTP phone speaking the protocol of ``test_secrets.play_world``."""
 
     def __init__(self, url: str) -> None:
-        self.phone = FreshPhone(url).open()
+        self.phone = FreshPhone(url, declare_shared=False).open()
 
     def get(self, path: str) -> tuple[int, str]:
         answer = self.phone.request("GET", path, htmx="/board" in path)

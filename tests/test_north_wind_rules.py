@@ -704,3 +704,50 @@ def test_any_action_data_is_applied_or_refused_with_a_rule_error(difficulty, log
 )
 def test_every_public_function_and_class_of_leaf_and_north_wind_is_documented(module, name):
     assert (getattr(module, name).__doc__ or "").strip(), f"{module.__name__}.{name}"
+
+
+# --- LX2 and NX5 at the final score --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("wind", "human_den", "message"),
+    [
+        # The entry: 7 foxes across Ana's Den and the North Wind's.
+        ({"den": (("fox", 4),)}, {"fox": 3}, r"only 6 foxes .* hold 7 \(Ana 3, the North Wind 4\)"),
+        ({"forest": (("owl", 2),), "den": (("owl", 2),)}, {"owl": 3}, r"only 6 owls .* hold 7"),
+    ],
+)
+def test_the_final_score_counts_every_animal_of_a_type_LX2(wind, human_den, message):
+    s = scoring_state(**wind)
+    with pytest.raises(RuleError, match=message):
+        nw.apply(s, nw.FinalScore({"den": human_den}, ()))
+
+
+def test_six_of_a_type_between_ana_and_the_north_wind_is_fine_LX2():
+    s = scoring_state(den=(("fox", 4),))
+    s = nw.apply(s, nw.FinalScore({"den": {"fox": 2}}, ()))
+    assert s.phase == "over"
+
+
+@pytest.mark.parametrize(("human_tree", "refused"), [(9, True), (12, True), (8, False), (0, False)])
+def test_nobody_is_higher_than_the_north_wind_on_the_top_space_NX5(human_tree, refused):
+    s = scoring_state(height=9, at_top=True)
+    tally = {"tree": human_tree, "acorn_tokens": 40}
+    if refused:
+        with pytest.raises(RuleError, match="top space of the tree, 9 spaces up"):
+            nw.apply(s, nw.FinalScore(tally, ()))
+        return
+    s = nw.apply(s, nw.FinalScore(tally, ()))
+    assert s.result.breakdowns["North Wind"].tree == 6  # L4: the highest squirrel
+    assert s.result.breakdowns["Ana"].tree == (3 if human_tree else 0)
+    assert nw.achievement_check(s, "top") is False  # the top space is taken
+    with pytest.raises(RuleError, match="does not show"):
+        nw.apply(s, nw.Achieve(("top",)))
+
+
+def test_the_top_achievement_stays_the_players_word_while_the_top_is_free_NX5():
+    s = nw.apply(scoring_state(height=4), nw.FinalScore({"tree": 9, "acorn_tokens": 40}, ()))
+    assert nw.achievement_check(s, "top") is None
+
+
+def test_a_squirrel_on_the_start_space_is_not_on_the_top_NX5():
+    with pytest.raises(RuleError, match="still on the start space"):
+        nw.apply(acting({"brown": 2, "green": 2}), nw.Brown("top"))

@@ -134,8 +134,10 @@ def test_orange_with_nothing_wanted_asks_for_the_deck_card_and_keeps_the_mat(
     version = store.version(table.token)
     mat = {"m1": "owl", "m2": "fox", "m3": "", "m4": "", "m5": ""}
     r = phone.act(table, "orange", **mat)
-    assert r.status_code == 422
-    assert "draw the top animal card and enter it" in notices(r)[0]
+    assert r.status_code == 200  # the normal N8 step, not a refusal
+    assert "takes the top card of the animal deck: draw it and enter it below" in notices(r)[0]
+    assert 'class="notice notice-info"' in r.get_data(as_text=True)
+    assert "notice-error" not in r.get_data(as_text=True)
     assert store.version(table.token) == version
     assert '<option value="owl" selected>' in r.get_data(as_text=True)  # the mat stays
     r = play(phone, table, ("orange", {**mat, "drawn": "raven", "drawn_acorn": "1"}))
@@ -234,6 +236,7 @@ def test_final_scoring_shows_both_breakdowns_and_the_forest_bonus_N13(phone, sto
 def test_a_win_ticks_achievements_that_show_on_their_own_page_N14(phone, store, make_table):
     for name in ("First", "Second"):
         table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
+        phone.get(f"/t/{table.token}")  # this phone's table: its achievements (issue 23)
         finish(phone, table)
         play(
             phone,
@@ -389,3 +392,12 @@ def test_compare_and_draw_work_without_javascript(phone, store, solo):
     page = phone.get(f"/t/{solo.token}?compare=1&c0_yellow=1&c0_red=1&c1_yellow=2")
     assert page.status_code == 200
     assert "The North Wind takes spot 2." in notices(page)
+
+
+def test_the_frost_tie_says_the_north_wind_hibernates_the_type_n12(phone, store, make_table):
+    table = make_table("north_wind", ["Ana"], {"difficulty": "normal"})
+    play(phone, table, ("setup", {"a1": "fox", "a2": "owl"}))
+    play(phone, table, ("human-season", {"crossed": "frost"}))
+    page = text(phone.get(f"/t/{table.token}"))
+    assert "it hibernates the type with the fewest on the animal mat" in page
+    assert "keeps the type" not in page

@@ -162,3 +162,13 @@ def test_every_aid_fits_its_half_page_in_readable_type(paper):
     for aid in all_aids():
         for box in aid_boxes(Options(paper=paper)):
             assert fitted_size(aid, box) >= 7.5, aid.game
+
+
+def test_the_qr_captions_take_the_right_article_and_the_leaf_aid_reads_right(pages):
+    text = "\n".join(page.text for page in pages)
+    assert "scan: an Autumn Leaves table" in text and "scan: an Autumn Ash table" in text
+    assert "scan: a Pairs table" in text and "scan: a Leaf table" in text
+    assert "a Autumn" not in text
+    leaf_lines = " ".join(line for aid in all_aids() for line in aid.key_lines)
+    assert "after it grow one" not in leaf_lines
+    assert "before the first hibernation, after that grow one" in leaf_lines

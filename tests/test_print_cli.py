@@ -38,8 +38,8 @@ def test_a_negative_back_offset_is_written_with_an_equals_sign(tmp_path):
 
 def test_print_names_the_file_after_what_was_chosen_when_no_output_is_given(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert main(["print", "deck", "--card", "standard", "--bleed", "--back-offset", "1,-0.5"]) == 0
-    written = tmp_path / "leafpile-deck-a4-standard-bleed.pdf"
+    assert main(["print", "deck", "--card", "ccg", "--bleed", "--back-offset", "1,-0.5"]) == 0
+    written = tmp_path / "leafpile-deck-a4-ccg-bleed.pdf"
     assert len(_pages(written)) == 14  # 56 cards, 8 a sheet with bleed, faces and backs
 
 
@@ -108,5 +108,8 @@ def test_print_says_which_address_the_qr_codes_open(tmp_path, capsys, monkeypatc
 
 def test_light_backs_are_chosen_on_the_command_line_and_named_in_the_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    assert main(["print", "standard-deck", "--full-backs", "--paper", "letter"]) == 0
+    assert len(_pages(tmp_path / "leafpile-standard-deck-letter-poker-full-backs.pdf")) == 12
+    # Light backs are the default, and --light-backs still says so.
     assert main(["print", "standard-deck", "--light-backs", "--paper", "letter"]) == 0
-    assert len(_pages(tmp_path / "leafpile-standard-deck-letter-poker-light-backs.pdf")) == 12
+    assert len(_pages(tmp_path / "leafpile-standard-deck-letter-poker.pdf")) == 12

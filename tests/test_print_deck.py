@@ -29,7 +29,7 @@ from printables.sheet import (
 )
 
 PAPERS = ["a4", "letter"]
-SIZES = ["poker", "standard"]
+SIZES = ["poker", "ccg"]
 
 
 def _card_rects(page, size_mm, *, op_filter=None):
@@ -50,7 +50,7 @@ def _card_rects(page, size_mm, *, op_filter=None):
 )
 def pairs_pdf(request):
     paper, size = request.param
-    options = Options(paper=paper, card=size)
+    options = Options(ink_saving=False, paper=paper, card=size)
     return options, read_geometry(built("deck", options))
 
 
@@ -69,7 +69,7 @@ def test_the_pairs_deck_is_7_face_sheets_each_followed_by_its_back_sheet(pairs_p
     assert len(pages) == 14
     for number, page in enumerate(pages):
         if number % 2 == 0:
-            assert f"faces {number // 2 + 1} of 7: its back is the next page" in page.text
+            assert f"faces {number // 2 + 1} of 7 · back on next page" in page.text
         else:
             assert page.text == ""  # nothing but the backs on a back page
 
@@ -131,7 +131,7 @@ def _segments(page):
 def test_crop_marks_are_drawn_on_the_cut_lines_outside_the_cards_and_5_mm_from_the_edge(
     paper, size, bleed
 ):
-    options = Options(paper=paper, card=size, bleed=bleed)
+    options = Options(ink_saving=False, paper=paper, card=size, bleed=bleed)
     layout = sheet_layout(options)
     page = read_geometry(built("deck", options), first=1)[0]
     drawn = _segments(page)
@@ -176,7 +176,7 @@ def _mirror(rect, page_width, offset):
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.8), (-2.0, 3.0), (5.0, -5.0)])
 @pytest.mark.parametrize("paper", PAPERS)
 def test_backs_mirror_their_faces_and_move_by_exactly_the_typed_correction(paper, offset):
-    options = Options(paper=paper, back_offset=offset)
+    options = Options(ink_saving=False, paper=paper, back_offset=offset)
     pages = read_geometry(built("deck", options))
     grow = BACK_BLEED_MM * MM
     for face, back in zip(pages[::2], pages[1::2], strict=True):
@@ -195,7 +195,7 @@ def test_backs_mirror_their_faces_and_move_by_exactly_the_typed_correction(paper
 @pytest.mark.parametrize("bleed", [False, True])
 @pytest.mark.parametrize("paper", PAPERS)
 def test_backs_run_3_mm_past_the_card_block_so_a_small_shift_shows_no_white(paper, bleed):
-    options = Options(paper=paper, bleed=bleed)
+    options = Options(ink_saving=False, paper=paper, bleed=bleed)
     layout = sheet_layout(options)
     back = read_geometry(built("deck", options), first=2)[1]
     block = layout.block
@@ -220,7 +220,7 @@ def test_backs_run_3_mm_past_the_card_block_so_a_small_shift_shows_no_white(pape
 def test_the_last_sheet_puts_backs_behind_their_own_faces_not_where_the_faces_were():
     # Sheet 7 holds the last 10 and the cut card in the top-left two slots;
     # after the long-edge flip they must be printed in the top-right two.
-    options = Options(paper="a4")
+    options = Options(ink_saving=False, paper="a4")
     layout = sheet_layout(options)
     pages = read_geometry(built("deck", options))
     backs = _back_grounds(pages[-1], options.card_mm)
@@ -230,7 +230,7 @@ def test_the_last_sheet_puts_backs_behind_their_own_faces_not_where_the_faces_we
 
 @pytest.mark.parametrize(("count", "pages"), [(9, 2), (10, 4), (18, 4), (54, 12), (56, 14), (1, 2)])
 def test_a_count_that_exactly_fills_the_last_sheet_adds_no_blank_page(count, pages):
-    options = Options()
+    options = Options(ink_saving=False)
     canvas, buffer = new_canvas(options, "count")
     faces = [pairs_face(1 + i % 10) for i in range(count - 1)] + [cut_card_face]
     draw_cards(canvas, options, faces, "test")
@@ -241,7 +241,7 @@ def test_a_count_that_exactly_fills_the_last_sheet_adds_no_blank_page(count, pag
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_bleed_layout_extends_every_card_3_mm_past_its_cut_line(paper, size):
-    options = Options(paper=paper, card=size, bleed=True)
+    options = Options(ink_saving=False, paper=paper, card=size, bleed=True)
     layout = sheet_layout(options)
     w, h = options.card_mm
     if layout.turned:
@@ -268,7 +268,7 @@ def test_the_bleed_layout_extends_every_card_3_mm_past_its_cut_line(paper, size)
 
 @pytest.mark.parametrize(
     ("paper", "size", "per_sheet"),
-    [("a4", "poker", 8), ("a4", "standard", 8), ("letter", "poker", 6), ("letter", "standard", 6)],
+    [("a4", "poker", 8), ("a4", "ccg", 8), ("letter", "poker", 6), ("letter", "ccg", 6)],
 )
 def test_the_bleed_layout_turns_the_cards_when_that_fits_more(paper, size, per_sheet):
     layout = sheet_layout(Options(paper=paper, card=size, bleed=True))
@@ -278,7 +278,7 @@ def test_the_bleed_layout_turns_the_cards_when_that_fits_more(paper, size, per_s
 
 
 def test_the_standard_deck_is_52_cards_on_6_sheets_with_backs():
-    options = Options(paper="letter")
+    options = Options(ink_saving=False, paper="letter")
     pages = read_geometry(built("standard-deck", options))
     assert len(pages) == 12
     counts = [len(_card_rects(page, options.card_mm, op_filter={"S"})) for page in pages[::2]]
@@ -299,7 +299,7 @@ def test_the_standard_deck_is_52_cards_on_6_sheets_with_backs():
     dy=st.floats(-MAX_BACK_OFFSET_MM, MAX_BACK_OFFSET_MM, allow_nan=False),
 )
 def test_no_back_offset_puts_ink_within_5_mm_of_the_edge(paper, size, bleed, dx, dy):
-    options = Options(paper=paper, card=size, bleed=bleed, back_offset=(dx, dy))
+    options = Options(ink_saving=False, paper=paper, card=size, bleed=bleed, back_offset=(dx, dy))
     canvas, buffer = new_canvas(options, "offset")
     draw_cards(canvas, options, [cut_card_face] * 2, "test")
     canvas.save()

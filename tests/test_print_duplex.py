@@ -9,7 +9,7 @@ import pytest
 from test_print_pdf import MM, built, read_geometry
 
 from printables import Options
-from printables.duplex import SCALE_GAP_MM, back_zero, targets
+from printables.duplex import SCALE_GAP_MM, SCALE_TYPE, back_zero, targets
 
 CORRECTIONS = [(0.0, 0.0), (1.5, -1.0), (-5.0, 5.0)]
 
@@ -64,7 +64,7 @@ def test_a_printer_shift_is_read_as_the_correction_that_undoes_it():
     x_scale = [
         (run.text, (run.bbox[0] + run.bbox[2]) / 2)
         for run in back.runs
-        if abs(run.origin[1] - (zy - SCALE_GAP_MM * MM)) < 5 * MM
+        if 0 < (zy - SCALE_GAP_MM * MM) - run.origin[1] < 14 * MM
         and abs(run.origin[0] - zx) < 8 * MM
     ]
     # Where the front's upright line falls on the shifted back: it is at the
@@ -72,9 +72,9 @@ def test_a_printer_shift_is_read_as_the_correction_that_undoes_it():
     under_cross = min(x_scale, key=lambda item: abs(item[1] + shift[0] * MM - zx))
     assert under_cross[0] in ("-1", "-2")  # between -2 and -1: reads -1.5 on the ticks
     y_scale = [
-        (run.text, run.origin[1] + 0.45 * MM)
+        (run.text, run.origin[1] + SCALE_TYPE * 0.72 / 2)  # the number's middle
         for run in back.runs
-        if abs(run.bbox[0] - (zx + SCALE_GAP_MM * MM)) < 6 * MM and abs(run.origin[1] - zy) < 6 * MM
+        if 0 < run.bbox[0] - (zx + SCALE_GAP_MM * MM) < 14 * MM and abs(run.origin[1] - zy) < 6 * MM
     ]
     under_level = min(y_scale, key=lambda item: abs(item[1] + shift[1] * MM - zy))
     assert under_level[0] == "+1"
@@ -92,18 +92,20 @@ def _ink(pdf: bytes, page: int) -> float:
     return 1 - ImageStat.Stat(image).mean[0] / 255
 
 
-def test_ink_saving_backs_use_a_fraction_of_the_ink():
-    dark = _ink(built("deck", Options()), 1)
-    light = _ink(built("deck", Options(ink_saving=True)), 1)
+def test_ink_saving_backs_are_the_default_and_use_a_fraction_of_the_ink():
+    dark = _ink(built("deck", Options(ink_saving=False)), 1)
+    light = _ink(built("deck", Options()), 1)
+    assert Options().ink_saving
     assert dark > 0.5
     assert light < 0.15
     assert light < dark / 4
 
 
-def test_the_kit_with_light_backs_says_so_in_its_name():
+def test_the_kit_with_full_backs_says_so_in_its_name():
     from printables import filename
 
-    assert filename("kit", Options(ink_saving=True)) == "leafpile-kit-a4-poker-light-backs.pdf"
+    assert filename("kit", Options(ink_saving=False)) == "leafpile-kit-a4-poker-full-backs.pdf"
+    assert filename("kit", Options()) == "leafpile-kit-a4-poker.pdf"
 
 
 def test_every_card_image_is_the_card_plus_3_mm_of_bleed_painted_to_the_edge():
@@ -113,7 +115,7 @@ def test_every_card_image_is_the_card_plus_3_mm_of_bleed_painted_to_the_edge():
 
     from printables.images import card_images
 
-    archive = zipfile.ZipFile(io.BytesIO(card_images("deck", Options(card="standard"), 150)))
+    archive = zipfile.ZipFile(io.BytesIO(card_images("deck", Options(card="ccg"), 150)))
     for name in ("pairs-01-rank-1.png", "pairs-56-cut-card.png", "back.png"):
         with Image.open(io.BytesIO(archive.read(name))) as image:
             assert image.size == (round(69 / 25.4 * 150), round(94 / 25.4 * 150))

@@ -25,7 +25,7 @@ SLACK = 0.01  # points: touching is not overlapping
 
 LIMIT = MAX_BACK_OFFSET_MM
 OFFSETS = [(0.0, 0.0), (LIMIT, LIMIT), (-LIMIT, -LIMIT), (LIMIT, -LIMIT)]
-DECK_CHOICES = list(itertools.product(["a4", "letter"], ["poker", "standard"], [False, True]))
+DECK_CHOICES = list(itertools.product(["a4", "letter"], ["poker", "ccg"], [False, True]))
 SHEET_PARTS = ["duplex-test", "aids", "scorepads", "board", "pyramids"]
 
 
@@ -56,7 +56,7 @@ def _assert_furniture_clear(pages, what: str) -> None:
 @pytest.mark.parametrize(("paper", "card", "bleed"), DECK_CHOICES)
 @pytest.mark.parametrize("deck", ["deck", "standard-deck"])
 def test_furniture_never_lies_on_a_card_or_its_bleed(deck, paper, card, bleed):
-    options = Options(paper=paper, card=card, bleed=bleed)
+    options = Options(ink_saving=False, paper=paper, card=card, bleed=bleed)
     pages = read_geometry(built(deck, options))
     _assert_furniture_clear(pages, f"{deck} {options}")
     # And the sheet's cards are really there: every face page has furniture
@@ -70,7 +70,7 @@ def test_furniture_never_lies_on_a_card_or_its_bleed(deck, paper, card, bleed):
 def test_at_the_largest_corrections_backs_stay_clear_of_furniture_and_the_edge(
     paper, card, bleed, offset
 ):
-    options = Options(paper=paper, card=card, bleed=bleed, back_offset=offset)
+    options = Options(ink_saving=False, paper=paper, card=card, bleed=bleed, back_offset=offset)
     pages = read_geometry(built("deck", options), first=2)
     _assert_furniture_clear(pages, f"deck {options}")
     back = pages[1]
@@ -95,7 +95,7 @@ def test_furniture_never_lies_on_a_net_board_aid_or_pad(part, paper):
 def test_the_letter_ruler_no_longer_reaches_the_cards():
     """The bug that started issue 11: on Letter the vertical ruler's base
     line sat at x = 15 mm, 1.5-2.3 mm inside the left card column."""
-    for card in ("poker", "standard"):
+    for card in ("poker", "ccg"):
         options = Options(paper="letter", card=card)
         layout = sheet_layout(options)
         assert layout.ruler.vertical

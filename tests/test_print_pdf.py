@@ -78,6 +78,7 @@ class TextRun:
     width: float  # advance width in page units along the baseline
     bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 in page space
     furniture: bool
+    fill: tuple[float, ...] = (0.0,)  # the fill colour's operands (rg: r, g, b; g: grey)
 
 
 @dataclass
@@ -186,7 +187,10 @@ def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
         ctm = [1.0, 0, 0, 1.0, 0, 0]
         clip: tuple[float, float, float, float] | None = None
         width = 1.0
-        stack: list[tuple[list[float], tuple[float, float, float, float] | None, float]] = []
+        fill: tuple[float, ...] = (0.0,)
+        stack: list[
+            tuple[list[float], tuple[float, float, float, float] | None, float, tuple[float, ...]]
+        ] = []
         marked: list[str] = []
         subpaths: list[list[Point]] = []
         rects: list[tuple[float, float, float, float]] = []
@@ -203,9 +207,11 @@ def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
             elif name == "EMC":
                 marked.pop()
             elif name == "q":
-                stack.append((ctm, clip, width))
+                stack.append((ctm, clip, width, fill))
             elif name == "Q":
-                ctm, clip, width = stack.pop()
+                ctm, clip, width, fill = stack.pop()
+            elif name in ("rg", "g", "k"):
+                fill = tuple(float(v) for v in operands)
             elif name == "cm":
                 ctm = _mul(args, ctm)
             elif name == "w":
@@ -291,6 +297,7 @@ def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
                             advance * scale,
                             (min(xs), min(ys), max(xs), max(ys)),
                             "/Artifact" in marked,
+                            fill,
                         )
                     )
                 # Advance the text position (reportlab draws one string per BT).
@@ -322,9 +329,11 @@ def geometry(part: str, options: Options) -> list[Page]:
 
 KIT_OPTIONS = {
     "kit_a4": Options(paper="a4"),
-    "kit_letter": Options(paper="letter", card="standard"),
-    "kit_a4_bleed": Options(paper="a4", bleed=True, back_offset=(5.0, -5.0)),
-    "kit_letter_bleed": Options(paper="letter", bleed=True, back_offset=(-5.0, 5.0)),
+    "kit_letter": Options(paper="letter", card="ccg"),
+    "kit_a4_bleed": Options(paper="a4", ink_saving=False, bleed=True, back_offset=(5.0, -5.0)),
+    "kit_letter_bleed": Options(
+        paper="letter", ink_saving=False, bleed=True, back_offset=(-5.0, 5.0)
+    ),
 }
 
 

@@ -88,8 +88,8 @@ def test_nets_never_touch_each_other(paper):
                 assert _apart(net.outline, other.outline, GAP_MM * MM - 0.01), (net, other)
 
 
-@pytest.mark.parametrize(("paper", "sheets"), [("a4", 3), ("letter", 4)])
-def test_the_60_nets_are_packed_onto_3_a4_or_4_letter_sheets(paper, sheets):
+@pytest.mark.parametrize(("paper", "sheets"), [("a4", 3), ("letter", 3)])
+def test_the_60_nets_are_packed_onto_3_a4_or_3_letter_sheets(paper, sheets):
     pages = layout_pages(Options(paper=paper))
     assert sum(len(page) for page in pages) == 60
     assert len(pages) == sheets

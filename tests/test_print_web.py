@@ -46,17 +46,20 @@ def test_without_a_public_url_the_qr_opens_the_address_in_use(client):
 
 
 def test_a_download_is_a_pdf_attachment_with_the_chosen_options(client):
+    # "standard", the card size's old name, still works and is named ccg now.
     response = client.get("/print/deck.pdf?paper=letter&card=standard&offset_x=0.5&offset_y=-1")
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
     assert (
         response.headers["Content-Disposition"]
-        == 'attachment; filename="leafpile-deck-letter-standard.pdf"'
+        == 'attachment; filename="leafpile-deck-letter-ccg.pdf"'
     )
     reader = _reader(response)
     assert len(reader.pages) == 14
     assert float(reader.pages[0].mediabox.width) == pytest.approx(612.0)
-    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert preferences["/PrintScaling"] == "/None"
+    assert preferences["/Duplex"] == "/DuplexFlipLongEdge"
 
 
 def test_the_bleed_box_gives_the_bleed_layout(client):
@@ -99,7 +102,7 @@ def test_the_options_survive_a_mistake(client):
         as_text=True
     )
     assert re.search(r'value="letter" checked', html)
-    assert re.search(r'value="standard" checked', html)
+    assert re.search(r'value="ccg" checked', html)
     assert 'value="oops"' in html
 
 
@@ -135,19 +138,16 @@ def test_the_print_page_says_how_to_print_each_part_and_offers_card_images(clien
     assert "cardstock" in html and "paper trimmer" in html
     assert 'formaction="/print/deck.zip"' in html
     assert 'formaction="/print/standard-deck.zip"' in html
-    assert 'name="light_backs"' in html
+    assert 'name="full_backs"' in html
 
 
 def test_card_images_download_as_a_zip_of_pngs(client):
     import zipfile
 
-    response = client.get("/print/deck.zip?card=standard&light_backs=1")
+    response = client.get("/print/deck.zip?card=ccg")
     assert response.status_code == 200
     assert response.mimetype == "application/zip"
-    assert (
-        "leafpile-deck-standard-light-backs-300dpi-png.zip"
-        in (response.headers["Content-Disposition"])
-    )
+    assert "leafpile-deck-ccg-300dpi-png.zip" in (response.headers["Content-Disposition"])
     with zipfile.ZipFile(io.BytesIO(response.data)) as archive:
         names = archive.namelist()
     assert len([name for name in names if name.endswith(".png")]) == 57  # 56 faces, 1 back

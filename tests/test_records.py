@@ -19,6 +19,12 @@ from companion.tables.results import BackfillRow, ResultLine, ResultRow, name_ke
 from companion.web.records import tally, tonight
 
 
+def sit_at(phone, *tables) -> None:
+    """The phone opens each table (by its link): the tables are its group's (issue 23)."""
+    for table in tables:
+        assert phone.get(f"/t/{table.token}").status_code == 200
+
+
 def rows(store) -> list[ResultRow]:
     with Session(store.engine) as session:
         return list(session.scalars(select(ResultRow).order_by(ResultRow.id)))
@@ -55,7 +61,8 @@ def test_totals_per_player_over_several_tables_match_a_hand_count(phone, store, 
     pairs_table = make_table("pairs", ["Ana", "Cy"], {"target": 11})
     final = finish_pairs(store, pairs_table)
     # An unfinished table counts for nobody.
-    make_table("scorepad", ["Ana", "Dee"])
+    unfinished = make_table("scorepad", ["Ana", "Dee"])
+    sit_at(phone, pad, low, ash, pairs_table, unfinished)
 
     pairs_loser = final.loser
     expected = {
@@ -84,8 +91,12 @@ def line_list(store) -> list[ResultLine]:
 
 def test_best_and_worst_follow_whether_low_or_high_wins(phone, store, make_table):
     for rows_ in ([[10, 1]], [[30, 2]]):
-        finish_scorepad(store, make_table("scorepad", ["Ana", "Ben"]), rows_)
-    finish_scorepad(store, make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": True}), [[7, 8]])
+        table = make_table("scorepad", ["Ana", "Ben"])
+        sit_at(phone, table)
+        finish_scorepad(store, table, rows_)
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": True})
+    sit_at(phone, table)
+    finish_scorepad(store, table, [[7, 8]])
     ana = next(r for r in tally(line_list(store)) if r.key == "ana")
     assert (ana.games["scorepad"].best, ana.games["scorepad"].worst) == (30, 10)
     lowest = ana.games["scorepad/lowest wins"]
@@ -124,7 +135,9 @@ def test_undo_of_the_final_entry_removes_the_results(store, make_table):
 
 
 def test_csv_export_has_one_line_per_player_per_finished_table(phone, store, make_table):
-    finish_scorepad(store, make_table("scorepad", ["=Ana", "Ben"]), [[2, 1]])
+    table = make_table("scorepad", ["=Ana", "Ben"])
+    sit_at(phone, table)
+    finish_scorepad(store, table, [[2, 1]])
     response = phone.get("/records.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     table = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
@@ -138,11 +151,14 @@ def test_csv_export_has_one_line_per_player_per_finished_table(phone, store, mak
 def test_the_host_merges_two_spellings_into_one_player(
     phone, store, new_client_phone, error_message
 ):
-    finish_scorepad(store, host_table(phone, store, "scorepad", ["Annie", "Ben"]), [[5, 1]])
+    first = host_table(phone, store, "scorepad", ["Annie", "Ben"])
+    finish_scorepad(store, first, [[5, 1]])
     finish_scorepad(store, host_table(phone, store, "scorepad", ["Anna", "Ben"]), [[5, 1]])
     assert {r.key for r in tally(line_list(store))} == {"annie", "anna", "ben"}
-    # Only a phone that started one of the player's tables may merge or rename them.
+    # Only a phone that started one of the player's tables may merge or rename
+    # them: not a guest who played there too.
     guest = new_client_phone()
+    sit_at(guest, first)
     refused = guest.post("/records/names", {"old": "Annie", "new": "Anna"}, htmx=False)
     assert refused.status_code == 422 and "ask the host" in error_message(refused)
     response = phone.post("/records/names", {"old": " annie ", "new": "Anna"}, htmx=False)
@@ -166,6 +182,7 @@ def test_the_host_merges_two_spellings_into_one_player(
 
 def test_achievements_come_from_result_rows_and_old_tables_are_backfilled(phone, store, make_table):
     table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
+    sit_at(phone, table)
     finish_north_wind(phone, table)
     response = phone.act(table, "achieve", ach_0="", ach_1="")
     assert response.status_code in (200, 422)

@@ -200,7 +200,9 @@ def test_wrong_join_codes_are_rate_limited_per_address_even_for_a_right_code_aft
 ):
     table = make_table("scorepad", ["Ana"])
     code, _ = store.join_code(table.token, 60)
-    wrong = "ACDEF" if code != "ACDEF" else "ACDEG"
+    # A code that locates no live code (its first half differs): a miss of this
+    # address only, not one against the table's code (issue 23).
+    wrong = ("QQ" if not code.startswith("QQ") else "RR") + "QQQ"
     for _ in range(ratelimit.MAX_FAILURES):
         assert client.get(f"/join?code={wrong}").status_code == 404
     blocked = client.get(f"/join?code={code}")
@@ -218,8 +220,9 @@ def test_the_join_limit_lifts_after_its_window(app, store, make_table, client, m
     code, _ = store.join_code(table.token, 60)
     clock = [1_000_000.0]
     monkeypatch.setattr(ratelimit, "clock", lambda: clock[0])
+    wrong = ("QQ" if not code.startswith("QQ") else "RR") + "QQQ"
     for _ in range(ratelimit.MAX_FAILURES):
-        client.get("/join?code=QQQQQ")
+        client.get(f"/join?code={wrong}")
     assert client.get(f"/join?code={code}").status_code == 429
     clock[0] += ratelimit.WINDOW_SECONDS + 1
     assert client.get(f"/join?code={code}").status_code == 303

@@ -152,6 +152,7 @@ def test_a_live_refresh_keeps_the_player_a_shared_phone_picked(phone, slugged, s
     # The shared phone picked Cy (the address bar says so); then Ana bids
     # elsewhere. The refreshed board must still be Cy's pad, not Ben's.
     bid(store, slugged, "Ana", 2)
+    phone.post(f"/t/{slugged.token}/me", {"mode": "shared"})
     here = f"http://localhost/t/{slugged.token}"
     refreshed = phone.client.get(
         f"/t/{slugged.token}/poll?v=1",
@@ -168,6 +169,7 @@ def test_a_live_refresh_keeps_the_player_a_shared_phone_picked(phone, slugged, s
 
 
 def test_a_live_refresh_keeps_a_half_entered_slug(phone, table):
+    phone.post(f"/t/{table.token}/me", {"mode": "shared"})
     polled = phone.client.get(
         f"/t/{table.token}/poll?v=-1",
         headers={

@@ -75,6 +75,11 @@ TRIOS: Mapping[str, int] = {colour: 1 if colour in ("green", "clear") else 2 for
 # move's bag appears at least this often (ruling of our own).
 ROW_LENGTH = 3
 
+# XA8 (ours, from X8 and X11): a move bags only the moved piece's new colour,
+# and a moved piece has always changed, so never into a start colour. A race
+# bag is therefore one colour of the mover's side other than green or clear.
+START_COLOURS: frozenset[str] = frozenset({"green", "clear"})
+
 
 class InvalidPiece(RuleError):
     """A piece that Autumn Ash does not have (unknown colour or size)."""
@@ -248,6 +253,10 @@ class Race:
         """The colours ``player`` plays, in the order they change (X1)."""
         return PROGRESSIONS[self.side(player)]
 
+    def bag_colours(self, player: str) -> tuple[str, ...]:
+        """The colours a bag of ``player``'s can hold: all but the start colour (XA8)."""
+        return tuple(c for c in self.colours(player) if c not in START_COLOURS)
+
     @property
     def last_bag(self) -> tuple[str, BagScore] | None:
         """The latest bag: (player, score), or None before the first."""
@@ -316,13 +325,50 @@ def apply(state: Race | BoardGame, action: Any) -> Any:
     return apply_race(state, action)
 
 
+def check_race_bag(pieces: Iterable[tuple[str, int]]) -> None:
+    """Refuse a bag no single move can make (X8, X11, XA8).
+
+    One move bags rows of the moved piece's new colour only (X11), so a bag
+    holds one colour; the moved piece has changed (X8), so that colour is
+    never a start colour (green, clear); and a row has at least three pieces.
+    Raises :class:`IllegalAction` naming what is wrong.
+
+    >>> check_race_bag([("red", 1), ("red", 2), ("red", 3)])
+    >>> check_race_bag([("green", 1), ("green", 2), ("green", 3)])
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.IllegalAction: green pieces are never bagged: a move bags the \
+moved piece's new colour, and no piece changes into green (XA8)
+    """
+    checked = [check_piece(p) for p in pieces]
+    per_colour = Counter(c for c, _ in checked)
+    start = sorted((c for c in per_colour if c in START_COLOURS), key=COLOURS.index)
+    if start:
+        raise IllegalAction(
+            f"{start[0]} pieces are never bagged: a move bags the moved piece's new colour, "
+            f"and no piece changes into {start[0]} (XA8)"
+        )
+    if len(per_colour) > 1:
+        colours = sorted(per_colour, key=COLOURS.index)
+        raise IllegalAction(
+            f"one move bags one colour, the moved piece's new colour (X11), "
+            f"not {' and '.join(colours)} together: enter each move's bag on its own"
+        )
+    for colour, n in per_colour.items():
+        if n < ROW_LENGTH:
+            raise IllegalAction(
+                f"only {n} {colour} piece{'s' if n != 1 else ''} in the bag: "
+                f"a bagged row has at least {ROW_LENGTH} pieces of one colour"
+            )
+
+
 def apply_race(race: Race, action: Any) -> Race:
     """The race after ``action``; never mutates ``race``.
 
     Raises :class:`IllegalAction` when the race is already won (X3), the
     player is not in it, or the bag is not one a move can make: empty, pieces
-    of the other side's colours, or fewer than three of a colour (a bagged
-    row is three or more of one colour); :class:`InvalidPiece` or
+    of the other side's colours, or not one colour other than green and clear
+    with at least three pieces (:func:`check_race_bag`); :class:`InvalidPiece` or
     :class:`TooManyCopies` for pieces the game does not have.
     """
     if not isinstance(action, Bag):
@@ -341,14 +387,7 @@ def apply_race(race: Race, action: Any) -> Race:
             f"{action.player} plays {side} ({', '.join(own)}); "
             f"{', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} the other side's"
         )
-    per_colour = Counter(c for c, _ in score.pieces)
-    short = [c for c in own if 0 < per_colour[c] < ROW_LENGTH]
-    if short:
-        c = short[0]
-        raise IllegalAction(
-            f"only {per_colour[c]} {c} piece{'s' if per_colour[c] != 1 else ''} in the bag: "
-            f"a bagged row has at least {ROW_LENGTH} pieces of one colour"
-        )
+    check_race_bag(score.pieces)
     return Race(
         rainbow=race.rainbow,
         xeno=race.xeno,

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import IllegalAction, RuleError
+from .errors import IllegalAction, RuleError, TooManyCopies
 
 #: The five leaf colours; the order is the North Wind's preference (N3).
 COLOURS: tuple[str, ...] = ("red", "orange", "brown", "yellow", "green")
@@ -219,6 +219,32 @@ def _tips(tips: Mapping[str, int]) -> dict[str, int]:
     return counts
 
 
+def check_animal_supply(holders: Mapping[str, Mapping[str, int]]) -> None:
+    """Refuse animal counts that need more cards of a type than the deck has (LX2).
+
+    ``holders`` maps who holds animals (a player's Winter Den, the North
+    Wind's Forest ...) to counts by type. Together they may hold at most
+    :data:`COPIES_PER_ANIMAL` of each type. Raises :class:`TooManyCopies`
+    naming the type and who holds them.
+
+    >>> check_animal_supply({"Ana": {"fox": 4}, "Ben": {"fox": 2}})
+    >>> check_animal_supply({"Ana": {"fox": 4}, "Ben": {"fox": 3}})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.TooManyCopies: there are only 6 foxes in the animal deck, \
+but these counts hold 7 (Ana 4, Ben 3)
+    """
+    for animal in ANIMALS:
+        held = [(who, n) for who, counts in holders.items() if (n := counts.get(animal, 0))]
+        total = sum(n for _, n in held)
+        if total > COPIES_PER_ANIMAL:
+            who = ", ".join(f"{name} {n}" for name, n in held)
+            raise TooManyCopies(
+                f"there are only {COPIES_PER_ANIMAL} {ANIMAL_PLURALS[animal]} in the animal deck, "
+                f"but these counts hold {total} ({who})"
+            )
+
+
 # --- Tallies, breakdowns and the winner (L5) -------------------------------------------
 
 
@@ -360,7 +386,9 @@ def score(tallies: Mapping[str, Tally], *, bonus: Mapping[str, int] | None = Non
 
     Most acorns wins; a tie goes to the most leaf cards plus sun tokens; still
     tied, the win is shared (L5). ``bonus`` adds acorns per player (the North
-    Wind's Forest bonus, N13). Raises :class:`RuleError` with no players.
+    Wind's Forest bonus, N13). Raises :class:`RuleError` with no players and
+    :class:`TooManyCopies` when the Winter Dens together hold more than 6
+    animals of a type (LX2).
 
     Example 13 of the rule text: Hera scores 33.
 
@@ -373,6 +401,7 @@ def score(tallies: Mapping[str, Tally], *, bonus: Mapping[str, int] | None = Non
     """
     if not tallies:
         raise RuleError("nobody to score: enter at least one player's tally")
+    check_animal_supply({p: t.den for p, t in tallies.items()})  # LX2
     trees = tree_acorns({p: t.tree for p, t in tallies.items()})
     extra = dict(bonus or {})
     breakdowns: dict[str, Breakdown] = {}
@@ -444,7 +473,8 @@ def apply(state: State, action: object) -> State:
     """The score sheet after ``action``; never mutates ``state``.
 
     Raises :class:`IllegalAction` for a player not at the table and
-    :class:`RuleError` for a tally that cannot be right.
+    :class:`RuleError` for a tally that cannot be right, alone or with the
+    tallies already entered (more than 6 animals of a type in all: LX2).
     """
     if not isinstance(action, EnterTally):
         raise IllegalAction(f"{type(action).__name__} is not an action of a Leaf score sheet")
@@ -453,6 +483,7 @@ def apply(state: State, action: object) -> State:
     tally = Tally.from_dict(action.tally)
     entered = dict(state.tallies)
     entered[action.player] = tally
+    check_animal_supply({p: t.den for p, t in entered.items()})  # LX2, before the last tally too
     ordered = tuple((p, entered[p]) for p in state.players if p in entered)
     result = score(dict(ordered)) if len(ordered) == len(state.players) else None
     return State(players=state.players, tallies=ordered, result=result)

@@ -951,6 +951,11 @@ def _brown(state: State, a: Brown) -> State:
     if a.move not in BROWN_MOVES:
         raise RuleError(f"{a.move!r} is not a squirrel move; say up, skip or top")
     if a.move == "top":  # N9: past the top space: stay, +1 acorn
+        if state.height == 0:  # NX5: the top is reached by climbing
+            raise RuleError(
+                "the North Wind's squirrel is still on the start space, so it cannot be on the "
+                "top space: it moves up 1 space"
+            )
         if a.fork or a.acorns or a.sun or a.leaf_cards or a.animals:
             raise RuleError(
                 "a squirrel that stays on the top space lands nowhere: no fork, "
@@ -1088,11 +1093,30 @@ def forest_bonus(north_wind_forest: int, human_forest: int) -> int:
 NORTH_WIND = "North Wind"
 
 
+def check_tree(state: State, human_height: int) -> None:
+    """NX5: the top space of the tree holds one squirrel.
+
+    Once a brown action found the North Wind's squirrel on the top space
+    (``at_top``), it is the highest squirrel: the human's climbed fewer
+    spaces. Raises :class:`RuleError` for a human height as high or higher.
+    """
+    if state.at_top and human_height >= state.height:
+        raise RuleError(
+            f"the North Wind's squirrel is on the top space of the tree, {state.height} spaces "
+            f"up, and nobody can be higher: your squirrel climbed at most {state.height - 1}"
+        )
+
+
 def _final(state: State, a: FinalScore) -> State:
     _expect(state, "scoring", doing="enter the final score")
     if not isinstance(a.human, Mapping):
         raise RuleError("the final score needs your tally")
     human = leaf.Tally.from_dict(a.human)
+    check_tree(state, human.tree)  # NX5
+    wind_animals = dict(state.den_counts)
+    for animal, n in state.forest:
+        wind_animals[animal] = wind_animals.get(animal, 0) + n
+    leaf.check_animal_supply({state.human: human.den, "the North Wind": wind_animals})  # LX2
     nw = north_wind_tally(state, a.north_wind_groups)
     bonus = forest_bonus(nw.forest, human.forest)  # N13
     result = leaf.score({state.human: human, NORTH_WIND: nw}, bonus={NORTH_WIND: bonus})
@@ -1165,7 +1189,7 @@ def achievement_check(state: State, achievement_id: str) -> bool | None:
         "above-5": above >= 5,
         "above-7": above >= 7,
         "past-double": None,
-        "top": None if t.tree > 0 else False,
+        "top": None if t.tree > 0 and not state.at_top else False,  # NX5
         "sun-2": t.sun >= 2,
         "sun-5": t.sun >= 5,
         "distinct-3": None if t.leaf_cards >= 3 else False,

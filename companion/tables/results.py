@@ -10,9 +10,21 @@ keep working: ``create_all`` adds these on the next start):
   read these rows instead of replaying every table's log.
 * ``rematches``: "Play again" links an old table to its new one, so phones
   still polling the old table follow.
-* ``player_names``: a host's merge or rename of a typed name (by its key).
+* ``player_names``: a merge or rename of a typed name (by its key) for the
+  whole server: before issue 23 any host's; now only the operator's list
+  reads these rows.
+* ``table_player_names``: a host's merge or rename, kept per table (issue 23):
+  it changes how the name shows for that table's results only, so it reaches
+  exactly the browsers that share those tables.
 
 Names are matched by :func:`name_key`: ignoring case and spaces.
+
+Whose records (issue 23, a ruling: docs/records.md): a browser's *group* is
+the set of tables it is a member of (it started one, opened one by its link
+or code, or followed a rematch): the browsers that played together. A
+records page, the CSV and the achievements read only the result rows of
+those tables (:func:`group_tables`); a browser in no group sees nothing.
+Only the server's operator (``LEAFPILE_OPERATOR_TOKEN``) reads every row.
 """
 
 from __future__ import annotations
@@ -23,7 +35,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, case, delete, func, select
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    Select,
+    String,
+    and_,
+    case,
+    delete,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -81,6 +105,43 @@ class PlayerNameRow(Base):
     key: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4), primary_key=True)
     name: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4))  # what the key goes by now
     changed_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+class TableNameRow(Base):
+    """A host's merge or rename of one typed name at one table (issue 23)."""
+
+    __tablename__ = "table_player_names"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4), primary_key=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4))  # what it shows as
+    shown_key: Mapped[str] = mapped_column(String(MAX_NAME_LENGTH * 4), index=True)
+    changed_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
+
+
+# --- whose records -------------------------------------------------------------------
+
+#: The tables a records page reads: a query of table ids, or None for every table
+#: (the operator's list).
+Scope = Select[Any] | None
+
+
+def group_tables(device: str | None) -> Select[Any]:
+    """The ids of the tables this browser is a member of (none for an unknown browser)."""
+    from .store import MemberRow
+
+    return select(MemberRow.table_id).where(MemberRow.device == (device or "-"))
+
+
+def hosted_tables(device: str | None) -> Select[Any]:
+    """The ids of the tables this browser started (or imported)."""
+    from .store import MemberRow
+
+    return select(MemberRow.table_id).where(
+        MemberRow.device == (device or "-"), MemberRow.role == "host"
+    )
 
 
 # --- writing results -----------------------------------------------------------------
@@ -188,10 +249,17 @@ def resolve(name: str, names: dict[str, str]) -> tuple[str, str]:
 
 
 def result_lines(
-    session: Session, *, game: str | None = None, keys: list[str] | None = None
+    session: Session,
+    *,
+    game: str | None = None,
+    keys: list[str] | None = None,
+    scope: Scope = None,
+    server_names: bool = False,
 ) -> list[ResultLine]:
-    """Every result row (of these stored name keys), oldest first, with merges applied."""
-    names = aliases(session)
+    """The result rows of the tables in ``scope`` (None: every table), of these
+    stored name keys, oldest first, with each table's merges applied (and, for
+    the operator's list, ``server_names``: the server-wide ones)."""
+    names = aliases(session) if server_names else {}
     query = (
         select(
             TableRow.token,
@@ -207,17 +275,27 @@ def result_lines(
             ResultRow.low_wins,
             ResultRow.achievements,
             ResultRow.finished_at,
+            TableNameRow.name.label("table_name"),
         )
         .join(TableRow, TableRow.id == ResultRow.table_id)
+        .outerjoin(
+            TableNameRow,
+            and_(
+                TableNameRow.table_id == ResultRow.table_id,
+                TableNameRow.key == ResultRow.player_key,
+            ),
+        )
         .order_by(ResultRow.finished_at, ResultRow.id)
     )
     if game is not None:
         query = query.where(ResultRow.game == game)
     if keys is not None:
         query = query.where(ResultRow.player_key.in_(keys))
+    if scope is not None:
+        query = query.where(ResultRow.table_id.in_(scope))
     lines = []
     for row in session.execute(query):
-        key, shown = resolve(row.player, names)
+        key, shown = resolve(row.table_name or row.player, names)
         lines.append(
             ResultLine(
                 table_token=row.token,
@@ -239,9 +317,46 @@ def result_lines(
     return lines
 
 
+def rename_at(session: Session, tables: Select[Any], old: str, new: str) -> int:
+    """At the tables in ``tables``, everyone who shows as ``old`` shows as ``new``
+    from now on (a merge when ``new`` already has results there); how many
+    tables changed. Other tables, and so other groups, are untouched; the
+    typed names in the tables stay as typed."""
+    old_key, new_key = name_key(old), name_key(new)
+    ids = set(session.scalars(tables))
+    # Names that show as ``old`` through an earlier rename at these tables follow it.
+    followed = getattr(
+        session.execute(
+            update(TableNameRow)
+            .where(TableNameRow.table_id.in_(ids), TableNameRow.shown_key == old_key)
+            .values(name=new, shown_key=new_key, changed_at=_now())
+        ),
+        "rowcount",
+        0,
+    )
+    # Names typed as ``old`` and not renamed yet at these tables.
+    renamed = set(
+        session.scalars(
+            select(TableNameRow.table_id).where(
+                TableNameRow.table_id.in_(ids), TableNameRow.key == old_key
+            )
+        )
+    )
+    typed = set(
+        session.scalars(
+            select(ResultRow.table_id)
+            .where(ResultRow.table_id.in_(ids), ResultRow.player_key == old_key)
+            .distinct()
+        )
+    )
+    for table_id in sorted(typed - renamed):
+        session.add(TableNameRow(table_id=table_id, key=old_key, name=new, shown_key=new_key))
+    return int(followed or 0) + len(typed - renamed)
+
+
 def rename(session: Session, old: str, new: str) -> None:
-    """From now on the records show everyone typed as ``old`` under ``new`` (a merge
-    when ``new`` already has results). The typed names in the tables stay as typed."""
+    """The server-wide rename (before issue 23 every host's; now the operator's list
+    only reads it). The typed names in the tables stay as typed."""
     key = name_key(old)
     row = session.get(PlayerNameRow, key)
     if name_key(new) == key:
@@ -327,24 +442,40 @@ class GroupTotals:
     highest: int | None
 
 
-def group_totals(session: Session, since: datetime | None = None) -> list[GroupTotals]:
-    """Results counted per (name key, game, variant), merges not yet applied."""
+def group_totals(
+    session: Session, since: datetime | None = None, scope: Scope = None
+) -> list[GroupTotals]:
+    """Results of the tables in ``scope`` (None: all) counted per (shown name key,
+    game, variant): each table's merges applied, the server-wide ones not yet."""
     won = func.sum(case((ResultRow.outcome.in_(("won", "shared")), 1), else_=0))
     lost = func.sum(case((ResultRow.outcome == "lost", 1), else_=0))
-    query = select(
-        ResultRow.player_key,
-        func.max(ResultRow.player),
-        ResultRow.game,
-        ResultRow.variant,
-        ResultRow.low_wins,
-        func.count(ResultRow.id),
-        won,
-        lost,
-        func.min(ResultRow.score),
-        func.max(ResultRow.score),
-    ).group_by(ResultRow.player_key, ResultRow.game, ResultRow.variant, ResultRow.low_wins)
+    shown_key = func.coalesce(TableNameRow.shown_key, ResultRow.player_key)
+    query = (
+        select(
+            shown_key,
+            func.max(func.coalesce(TableNameRow.name, ResultRow.player)),
+            ResultRow.game,
+            ResultRow.variant,
+            ResultRow.low_wins,
+            func.count(ResultRow.id),
+            won,
+            lost,
+            func.min(ResultRow.score),
+            func.max(ResultRow.score),
+        )
+        .outerjoin(
+            TableNameRow,
+            and_(
+                TableNameRow.table_id == ResultRow.table_id,
+                TableNameRow.key == ResultRow.player_key,
+            ),
+        )
+        .group_by(shown_key, ResultRow.game, ResultRow.variant, ResultRow.low_wins)
+    )
     if since is not None:
         query = query.where(ResultRow.finished_at >= since)
+    if scope is not None:
+        query = query.where(ResultRow.table_id.in_(scope))
     return [
         GroupTotals(k, n, g, v, bool(low), int(p), int(w or 0), int(lo or 0), mn, mx)
         for k, n, g, v, low, p, w, lo, mn, mx in session.execute(query)
@@ -365,20 +496,21 @@ def resolve_key(key: str, names: dict[str, str]) -> tuple[str, str | None]:
     return key, shown
 
 
-def keys_for(session: Session, key: str) -> list[str]:
-    """Every stored name key that shows as ``key`` after merges."""
-    names = aliases(session)
-    stored = session.scalars(select(ResultRow.player_key).distinct())
-    return [k for k in stored if resolve_key(k, names)[0] == key]
-
-
-def hosted_keys(session: Session, device: str) -> set[str]:
-    """The stored name keys of players at tables this browser hosts (created or imported)."""
-    from .store import MemberRow  # the live table's members (issue 10)
-
-    hosted = select(MemberRow.table_id).where(MemberRow.device == device, MemberRow.role == "host")
-    return set(
-        session.scalars(
-            select(ResultRow.player_key).where(ResultRow.table_id.in_(hosted)).distinct()
+def shown_keys(session: Session, scope: Scope) -> set[str]:
+    """The name keys players show under at the tables in ``scope`` (each table's merges)."""
+    shown_key = func.coalesce(TableNameRow.shown_key, ResultRow.player_key)
+    query = (
+        select(shown_key)
+        .select_from(ResultRow)
+        .outerjoin(
+            TableNameRow,
+            and_(
+                TableNameRow.table_id == ResultRow.table_id,
+                TableNameRow.key == ResultRow.player_key,
+            ),
         )
+        .distinct()
     )
+    if scope is not None:
+        query = query.where(ResultRow.table_id.in_(scope))
+    return set(session.scalars(query))

@@ -23,6 +23,7 @@ import logging
 import os
 import re
 import secrets
+import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -204,6 +205,15 @@ class AlreadyEntered(TableError):
     """A tap whose id the log already holds: it was entered once, not again."""
 
 
+class TapUnknown(TableError):
+    """The database could not be asked whether a tap was entered."""
+
+
+TAP_UNKNOWN_MESSAGE = (
+    "the table could not be reached just now, so it is not known whether your tap was "
+    "entered. Reload the table and look before you tap again: a tap sent again is never "
+    "entered twice"
+)
 ALREADY_ENTERED_MESSAGE = (
     "That tap had already reached the table and was entered once; it was not entered again"
 )
@@ -843,7 +853,17 @@ class Store:
                 raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
             raise StaleVersion(STALE_MESSAGE) from exc
         except OperationalError as exc:
-            # The database lock was held too long: nothing was written.
+            # The lock was held too long (nothing was written), or the
+            # database went away, perhaps after committing: with a tap id,
+            # ask the log rather than guess.
+            if tap is None:
+                raise StaleVersion(STALE_MESSAGE) from exc
+            try:
+                entered = self._tap_entered(token, tap)
+            except Exception:  # still unreachable: say that we do not know
+                raise TapUnknown(TAP_UNKNOWN_MESSAGE) from exc
+            if entered:
+                raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
             raise StaleVersion(STALE_MESSAGE) from exc
         return after
 
@@ -1162,6 +1182,9 @@ class Store:
         self,
         data: Any,
         check_options: Callable[[str, tuple[str, ...], Mapping[str, Any]], None] | None = None,
+        *,
+        max_events: int = 0,
+        max_seconds: float = 0.0,
     ) -> TableView:
         """Create a new table (new addresses) from an export, checking every event.
 
@@ -1172,7 +1195,9 @@ class Store:
         all its events are written in one transaction, so a refused file
         leaves nothing behind. ``check_options(game, players, options)``
         checks the options as the new-table form would (the web layer knows
-        the forms); it raises :class:`TableError`.
+        the forms); it raises :class:`TableError`. ``max_events`` and
+        ``max_seconds`` (0: the store's own ceiling, no time limit) bound what
+        one import may cost: the web layer passes its limits (issue 23).
         """
         if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
             raise TableError("this file is not a Leafpile table export")
@@ -1180,8 +1205,9 @@ class Store:
         events = data.get("events")
         if not isinstance(setup, Mapping) or not isinstance(events, list):
             raise TableError("this export has no setup or no events")
-        if len(events) > MAX_IMPORT_EVENTS:
-            raise TableError(f"this export has more than {MAX_IMPORT_EVENTS:,} events")
+        most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
+        if len(events) > most:
+            raise TableError(f"this export has more than {most:,} events")
         game = data.get("game")
         players = setup.get("players")
         seed = setup.get("seed")
@@ -1207,7 +1233,8 @@ class Store:
         if check_options is not None:
             check_options(game, tuple(row.setup["players"]), options)
         try:
-            state, records = _fold_import(load()[game], state, events)
+            deadline = time.monotonic() + max_seconds if max_seconds else None
+            state, records = _fold_import(load()[game], state, events, deadline)
         except _DamagedEvent:
             raise
         except TableError as exc:
@@ -1309,40 +1336,22 @@ class Store:
 
     # join codes
 
-    def join_code(self, token: str, minutes: int) -> tuple[str, datetime]:
-        """A short code for the table, reused while it is valid, else a new one."""
-        now = _now()
+    def join_code(
+        self, token: str, minutes: int, length: int = JOIN_CODE_LENGTH
+    ) -> tuple[str, datetime]:
+        """A short code for the table, reused while it is valid, else a new one
+        (see :mod:`companion.tables.join_codes`)."""
         with self._write() as session:
-            row = self._row(session, token)
-            session.query(JoinCodeRow).filter(JoinCodeRow.expires_at < now).delete()
-            code_row = session.scalar(
-                select(JoinCodeRow)
-                .where(JoinCodeRow.table_id == row.id, JoinCodeRow.expires_at > now)
-                .order_by(JoinCodeRow.expires_at.desc())
-            )
-            if code_row is None:
-                while True:
-                    code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-                    if session.get(JoinCodeRow, code) is None:
-                        break
-                code_row = JoinCodeRow(
-                    code=code, table_id=row.id, expires_at=now + timedelta(minutes=minutes)
-                )
-                session.add(code_row)
-            return code_row.code, code_row.expires_at
+            return join_codes.issue(session, self._row(session, token), minutes, length)
 
     def table_for_code(self, code: str) -> TableView:
-        code = "".join(code.split()).upper()
-        with self._read() as session:
-            valid = code.isascii() and code.isalnum() and len(code) <= 16
-            code_row = session.get(JoinCodeRow, code) if valid else None
-            if code_row is None or code_row.expires_at < _now():
-                raise NoSuchTable(
-                    f"no table has the code {code!r} (codes expire: ask the host for a fresh one)"
-                )
-            row = session.get(TableRow, code_row.table_id)
-            assert row is not None
-            return _view(row)
+        """The table a typed code opens; a wrong code is :class:`NoSuchTable`, and a
+        wrong secret for a live code counts against that code (issue 23)."""
+        with self._write() as session:
+            found = join_codes.find(session, code)
+        if isinstance(found, str):
+            raise NoSuchTable(found)
+        return found
 
     # helpers
 
@@ -1465,7 +1474,7 @@ def _depth(data: Any) -> int:
 
 
 def _fold_import(
-    kind: GameKind, state: Any, events: Sequence[Any]
+    kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Check an export's events in one pass; the final state and the rows to write.
 
@@ -1480,19 +1489,23 @@ def _fold_import(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _fold(kind, state, events)
+        return _fold(kind, state, events, deadline)
     finally:
         if collecting:
             gc.enable()
 
 
-def _fold(kind: GameKind, state: Any, events: Sequence[Any]) -> tuple[Any, list[dict[str, Any]]]:
+def _fold(
+    kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
     first = state
     done: list[Any] = []  # states after each action that counts
     redo: list[Any] = []
     floor = 0
     records: list[dict[str, Any]] = []
     for seq, ev in enumerate(events, start=1):
+        if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
+            raise _DamagedEvent("this export takes too long to check on this server")
         if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo", "seat"):
             raise _DamagedEvent(f"this export has a damaged event (number {seq})")
         kind_of = ev["kind"]
@@ -1545,4 +1558,4 @@ def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
         raise TableError(str(exc)) from exc
 
 
-from . import results  # noqa: E402
+from . import join_codes, results  # noqa: E402

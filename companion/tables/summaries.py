@@ -105,7 +105,11 @@ def summarise(
 def _ranked(
     scores: Mapping[str, int], *, low_wins: bool, winners: Sequence[str], losers: Sequence[str]
 ) -> tuple[Standing, ...]:
-    order = sorted(scores, key=lambda p: scores[p] if low_wins else -scores[p])
+    # Equal scores: a tie-break's winner is listed first, a loser last.
+    order = sorted(
+        scores,
+        key=lambda p: (scores[p] if low_wins else -scores[p], p not in winners, p in losers),
+    )
     standings = []
     for player in order:
         place = 1 + sum(

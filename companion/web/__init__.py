@@ -27,6 +27,8 @@ from companion.tables.store import Store
 
 from . import games as screens
 from .ratelimit import limiter
+from .stream import init_stream
+from .words import for_players
 
 # One module a blueprint; each defines ``bp``. Add a line to register one.
 BLUEPRINTS = (
@@ -39,6 +41,7 @@ BLUEPRINTS = (
     "end",
     "records",
     "rematch",
+    "exports",
 )
 
 CSRF_FIELD = "csrf_token"
@@ -72,9 +75,9 @@ def store() -> Store:
 
 
 def sentence(message: str) -> str:
-    """A message as a sentence: first letter capital, the rest untouched."""
-    message = message.strip()
-    return message[:1].upper() + message[1:]
+    """A message as a sentence for a player: first letter capital, a full
+    stop at the end, no ruling ids, agreeing articles (see ``words``)."""
+    return for_players(message)
 
 
 def csrf_token() -> str:
@@ -131,15 +134,37 @@ def _error_page(error: HTTPException) -> Any:
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
     headers = {}
     retry_after = getattr(error, "retry_after", None)
-    if status == 503 and retry_after:
+    if status in (429, 503) and retry_after:
         headers["Retry-After"] = str(retry_after)
     return render_template(template, status=status, message=message), status, headers
 
 
 def _server_error(error: Exception) -> Any:
     current_app.logger.exception("unexpected error", exc_info=error)
-    message = "Something went wrong on the host's computer. Nothing was changed; try again."
-    return render_template("error.html", status=500, message=message), 500
+    return render_template("error.html", status=500, message=_what_happened_to_the_tap()), 500
+
+
+def _what_happened_to_the_tap() -> str:
+    """The truth about a failed request: a GET changed nothing; a tap carrying
+    an id is looked up in the table's log; otherwise we say we do not know."""
+    trouble = "Something went wrong on the host's computer."
+    if request.method in ("GET", "HEAD"):
+        return f"{trouble} Nothing was changed; try again."
+    token = (request.view_args or {}).get("token")
+    tap = request.form.get("tap", "")
+    if isinstance(token, str) and tap:
+        try:
+            entered = store().tap_entered(token, tap)
+        except Exception:  # the database itself may be what failed
+            entered = None
+        if entered is True:
+            return f"{trouble} Your tap was entered all the same: reload the table to see it."
+        if entered is False:
+            return f"{trouble} Your tap was not entered; reload the table and try again."
+    return (
+        f"{trouble} It is not known whether your tap was entered: reload the table and "
+        "look before you tap again."
+    )
 
 
 def _content_hash(name: str) -> str | None:
@@ -189,8 +214,11 @@ def _static_file(filename: str) -> Any:
 def _private_instance_folder(app: Flask) -> None:
     """The instance folder holds the session key and the database: owner only."""
     folder = Path(app.instance_path)
+    getuid = getattr(os, "getuid", None)  # POSIX only: on Windows the folder keeps its ACL
+    if getuid is None:
+        return
     try:
-        if folder.stat().st_uid == os.getuid():
+        if folder.stat().st_uid == getuid():
             folder.chmod(0o700)
     except OSError:
         pass  # a folder the admin made read-only for us: their choice
@@ -208,7 +236,7 @@ def init_web(app: Flask) -> None:
     ):
         if app.config.get(key) is None:
             app.config[key] = value
-    # Phones poll every 2 s: re-signing and re-sending the session cookie on
+    # Phones fetch their board on every change: re-signing and re-sending the session cookie on
     # each poll costs time and bytes for nothing (it is sent when it changes).
     app.config["SESSION_REFRESH_EACH_REQUEST"] = False
     defaults: tuple[tuple[str, object], ...] = (
@@ -239,6 +267,7 @@ def init_web(app: Flask) -> None:
     # a token the poll cache did not recognise, and other phones got it.
     app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
+    app.jinja_env.filters["for_players"] = for_players
     app.view_functions["static"] = _static_file
     app.url_defaults(_hashed_static_urls)
     app.after_request(_security_headers)
@@ -248,6 +277,7 @@ def init_web(app: Flask) -> None:
     for name in BLUEPRINTS:
         module = importlib.import_module(f"{__name__}.{name}")
         app.register_blueprint(module.bp)
+    init_stream(app)  # the phones' change streams, in front of Flask (stream.py)
 
 
 _COMPRESSED_TYPES = [

@@ -1,9 +1,12 @@
-"""Achievements against the North Wind (N14), across every solo game on this server.
+"""Achievements against the North Wind (N14), across the solo games a browser played.
 
 Each won solo table keeps its ticks as an ``Achieve`` action in its own log
 (so undo works as everywhere else). A finished table's result row carries
 its ticks (``companion.tables.results``), so this page reads those rows, one
 per finished solo game, instead of replaying every table's log.
+
+Like the records (issue 23), the page reads only this browser's group: the
+tables it is a member of (the operator: every table).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from companion.rules import north_wind as nw
-from companion.tables.results import ResultRow, ensure_backfilled
+from companion.tables.results import ResultRow, Scope, ensure_backfilled
 from companion.tables.store import Store, TableRow
 
 from . import store
@@ -42,8 +45,8 @@ class Record:
     ticks: dict[str, list[Tick]]
 
 
-def collect(source: Store) -> Record:
-    """Every tick of every finished North Wind table, newest table first."""
+def collect(source: Store, scope: Scope = None) -> Record:
+    """Every tick of every finished North Wind table in ``scope`` (None: all), newest first."""
     ensure_backfilled(source)
     ticks: dict[str, list[Tick]] = {a.id: [] for a in nw.ACHIEVEMENTS}
     with Session(source.engine) as session:
@@ -51,12 +54,12 @@ def collect(source: Store) -> Record:
             select(
                 func.count(ResultRow.id),
                 func.count(ResultRow.id).filter(ResultRow.outcome.in_(("won", "shared"))),
-            ).where(ResultRow.game == "north_wind")
+            ).where(ResultRow.game == "north_wind", *_within(scope))
         ).one()
         ticked = session.execute(
             select(TableRow.title, TableRow.token, ResultRow.finished_at, ResultRow.achievements)
             .join(TableRow, TableRow.id == ResultRow.table_id)
-            .where(ResultRow.game == "north_wind", ResultRow.achievements != "")
+            .where(ResultRow.game == "north_wind", ResultRow.achievements != "", *_within(scope))
             .order_by(ResultRow.finished_at.desc(), ResultRow.id.desc())
         ).all()
     for title, token, when, ids in ticked:
@@ -66,9 +69,15 @@ def collect(source: Store) -> Record:
     return Record(int(games or 0), int(wins or 0), ticks)
 
 
+def _within(scope: Scope) -> tuple[Any, ...]:
+    return () if scope is None else (ResultRow.table_id.in_(scope),)
+
+
 @bp.get("/achievements")
 def page() -> Any:
-    record = collect(store())
+    from .records import scope
+
+    record = collect(store(), scope())
     groups = [(g, [a for a in nw.ACHIEVEMENTS if a.group == g]) for g in nw.ACHIEVEMENT_GROUPS]
     done = sum(1 for v in record.ticks.values() if v)
     return render_template(

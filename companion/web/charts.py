@@ -12,13 +12,19 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WIDTH = 360
-HEIGHT = 220
-LEFT = 40  # room for the y labels
-RIGHT = 12
+# The chart fills the phone's width (about 330 px of a 390 px screen), so a
+# user unit is close to a pixel: labels of LABEL_SIZE units read at 13 px or
+# more (end.css sets the same size).
+WIDTH = 340
+HEIGHT = 230
+LABEL_SIZE = 14
+LEFT = 46  # room for the y labels ("−100")
+RIGHT = 14
 TOP = 12
-BOTTOM = 34  # room for the x labels
+BOTTOM = 46  # room for the x labels and the x title
+X_LABEL_DROP = 18  # the x labels' baseline below the axis: clear of the lowest y label
 SERIES_STYLES = 8
+MINUS = "\u2212"
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,7 @@ class Line:
 class Tick:
     position: float
     label: str
+    anchor: str = "middle"  # SVG text-anchor: the end ticks stay inside the chart
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,21 @@ class Chart:
     x_ticks: tuple[Tick, ...]
     x_title: str
     zero: float | None  # y of the zero line when the values cross it
+    label_size: int = LABEL_SIZE
+    x_label_drop: int = X_LABEL_DROP
+
+
+def _anchor(i: int, count: int) -> str:
+    if count > 1 and i == 0:
+        return "start"
+    if count > 1 and i == count - 1:
+        return "end"
+    return "middle"
+
+
+def number(value: int) -> str:
+    """A tick label: negative numbers with a real minus sign ("−20")."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
 
 
 def nice_step(span: float, steps: int = 4) -> int:
@@ -96,13 +118,21 @@ def line_chart(
                 values=tuple(values),
             )
         )
-    y_ticks = tuple(Tick(y(v), str(v)) for v in range(int(low), int(high) + 1, step))
-    # At phone width about 8 x labels fit; show every k-th and always the last.
-    every = max(1, math.ceil(count / 8))
+    y_ticks = tuple(Tick(y(v), number(v), "end") for v in range(int(low), int(high) + 1, step))
+    # At phone width about 6 x labels of 14 units fit; show every k-th and always the
+    # last. The first starts at the y axis and the last ends at the right edge, so
+    # "Start" never runs under the y labels.
+    every = max(1, math.ceil(count / 6))
+    shown = [i for i in range(count) if i % every == 0 or i == count - 1]
+    if len(shown) > 1 and shown[-1] - shown[-2] < every:
+        del shown[-2]  # the last two would touch
     x_ticks = tuple(
-        Tick(x(i), str(x_labels[i]) if i < len(x_labels) else str(i))
-        for i in range(count)
-        if i % every == 0 or i == count - 1
+        Tick(
+            x(i),
+            str(x_labels[i]) if i < len(x_labels) else str(i),
+            _anchor(i, count),
+        )
+        for i in shown
     )
     return Chart(
         width=WIDTH,

@@ -1,16 +1,26 @@
-"""Costly work, bounded: a server-wide limit on solver and PDF jobs, and a PDF cache.
+"""Costly work, bounded: a server-wide limit on solver, PDF, zip and import jobs,
+a fair share of it per client, and a PDF cache.
 
-A solver answer or a whole print kit is seconds of CPU. Without a bound, a
-few clients looping on them took every core, and every other table's
-refresh waited seconds. So at most ``LEAFPILE_JOB_SLOTS`` such jobs run at
-once on this server (default: one less than the cores, at least one); one
-more is answered at once with 503 and ``Retry-After``, never queued.
+A solver answer, a whole print kit or a long import is seconds of CPU.
+Without a bound, a few clients looping on them took every core, and every
+other table's refresh waited seconds. So at most ``LEAFPILE_JOB_SLOTS`` such
+jobs run at once on this server (default: one less than the cores, at least
+one); one more is answered at once with 503 and ``Retry-After``, never
+queued (a queued job would hold a worker that a table's entry needs).
 
-The slots are lock files in the instance folder (``jobs/slot-N``), held with
-``flock``: every worker of the server sees them, and the kernel frees a slot
-the moment its holder ends, however it ends (a worker killed mid-job leaves
-no stale lease behind). Workers on several machines would each have their
-own slots; that is the point: the limit protects one machine's cores.
+Fair share (issue 23): one client address runs at most one job at a time,
+and at most ``JOB_SECONDS_PER_MINUTE`` seconds of jobs a minute (counted in
+the database, so every worker sees the same total). Six addresses flooding
+solver hints then leave the slots free part of every minute for everyone
+else, instead of holding them back to back.
+
+The slots are lock files in the instance folder (``jobs/slot-N``, and
+``jobs/client-N`` for the one-at-a-time rule), held through ``filelock``
+(``flock`` on Linux and macOS, ``msvcrt`` locking on Windows): every worker
+of the server sees them, and the operating system frees a slot the moment
+its holder ends, however it ends (a worker killed mid-job leaves no stale
+lease behind). Workers on several machines would each have their own slots;
+that is the point: the limit protects one machine's cores.
 
 PDFs are cached on disk by their options (``pdf-cache/<etag>.pdf``), shared
 by the workers: the same kit is built once, and a phone that has it gets
@@ -19,21 +29,31 @@ by the workers: the same kit is built once, and a phone that has it gets
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
+import math
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Response, current_app, request
-from werkzeug.exceptions import ServiceUnavailable
+from filelock import FileLock, Timeout
+from flask import Response, current_app, has_request_context, request
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 RETRY_AFTER_SECONDS = 5
 PDF_CACHE_FILES = 200  # about 50 MB at most: the oldest go first
+#: Seconds of job time one client address may use a minute, over all its jobs.
+#: A solver hint is at most about 2 s, a new PDF or zip a few seconds: a phone
+#: that asks now and then never meets this; a script looping on them does.
+JOB_SECONDS_PER_MINUTE = 12
+#: The one-job-at-a-time locks: addresses are hashed into this many lock
+#: files (so an address flood cannot fill the folder); two addresses sharing
+#: one wait for each other's job, which is rare and harmless.
+CLIENT_LOCKS = 256
 
 
 def default_job_slots() -> int:
@@ -47,30 +67,109 @@ class ServerBusy(ServiceUnavailable):
         super().__init__(retry_after=RETRY_AFTER_SECONDS)
 
 
+class OneAtATime(ServiceUnavailable):
+    description = (
+        "This phone's last request for a hint, a print file or an import is still running. "
+        "Try again in a moment."
+    )
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=RETRY_AFTER_SECONDS)
+
+
+class ShareUsed(TooManyRequests):
+    description = (
+        "This phone has used its share of the host's computer for this minute "
+        "(hints, print files and imports). Try again in a minute."
+    )
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after=retry_after)
+
+
 def _folder(name: str) -> Path:
     folder = Path(current_app.instance_path) / name
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return folder
 
 
+def _try_lock(path: Path) -> FileLock | None:
+    """The lock on ``path`` if nobody holds it, else None (never waits)."""
+    lock = FileLock(path, mode=0o600, blocking=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        return None
+    return lock
+
+
+def _job_client() -> str | None:
+    if not has_request_context():
+        return None  # a job outside a request (a script, a test): no client to share with
+    from .ratelimit import client_address
+
+    return client_address()
+
+
 @contextmanager
-def job_slot() -> Iterator[None]:
-    """Hold one of the server's job slots for the block, or raise :class:`ServerBusy`."""
-    slots = int(current_app.config.get("JOB_SLOTS") or default_job_slots())
+def job_slot(client: str | None = None) -> Iterator[None]:
+    """Hold one of the server's job slots for the block, or refuse at once.
+
+    ``client`` (default: the request's address) runs one job at a time and at
+    most ``JOB_SECONDS_PER_MINUTE`` seconds of them a minute: 503
+    (:class:`OneAtATime`) or 429 (:class:`ShareUsed`). Every slot busy: 503
+    (:class:`ServerBusy`).
+    """
+    client = client if client is not None else _job_client()
     folder = _folder("jobs")
-    for n in range(slots):
-        fd = os.open(folder / f"slot-{n}", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            continue
-        try:
-            yield
-            return
-        finally:
-            os.close(fd)  # closing the descriptor releases the lock
-    raise ServerBusy()
+    turn = None
+    if client is not None:
+        _check_share(client)
+        bucket = int(hashlib.sha256(client.encode()).hexdigest()[:8], 16) % CLIENT_LOCKS
+        turn = _try_lock(folder / f"client-{bucket}")
+        if turn is None:
+            raise OneAtATime()
+    try:
+        slots = int(current_app.config.get("JOB_SLOTS") or default_job_slots())
+        for n in range(slots):
+            slot = _try_lock(folder / f"slot-{n}")
+            if slot is None:
+                continue
+            started = time.monotonic()
+            try:
+                yield
+                return
+            finally:
+                slot.release()
+                if client is not None:
+                    _charge(client, time.monotonic() - started)
+        raise ServerBusy()
+    finally:
+        if turn is not None:
+            turn.release()
+
+
+_SHARE_WINDOW = 60
+
+
+def _share_key(client: str) -> str:
+    return f"leafpile/job-seconds/{client}"
+
+
+def _check_share(client: str) -> None:
+    from .ratelimit import DatabaseStorage, clock
+
+    storage = DatabaseStorage()
+    used = storage.get(_share_key(client))  # tenths of a second
+    if used >= JOB_SECONDS_PER_MINUTE * 10:
+        wait = max(1, math.ceil(storage.get_expiry(_share_key(client)) - clock()))
+        raise ShareUsed(wait)
+
+
+def _charge(client: str, seconds: float) -> None:
+    from .ratelimit import DatabaseStorage
+
+    DatabaseStorage().incr(_share_key(client), _SHARE_WINDOW, max(1, math.ceil(seconds * 10)))
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -19,6 +19,7 @@ from companion.tables.store import Snapshot
 from companion.tables.summaries import Summary, is_over, summarise
 
 from .charts import Chart, line_chart
+from .exports import bgstats_link
 
 bp = Blueprint("end", __name__)
 
@@ -28,6 +29,7 @@ class EndScreen:
     summary: Summary
     chart: Chart
     headline_kind: str  # "win" only for a win; "loss" or "info" otherwise
+    bgstats: str = ""  # BG Stats' push-plays link for this play (exports.py)
 
 
 _CACHE: OrderedDict[tuple[str, int], EndScreen | None] = OrderedDict()
@@ -64,7 +66,7 @@ def _build(snap: Snapshot) -> EndScreen | None:
         kind = "win"
     else:
         kind = "info"
-    return EndScreen(summary, chart, kind)
+    return EndScreen(summary, chart, kind, bgstats_link(snap, summary))
 
 
 @bp.app_template_global()

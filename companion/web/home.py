@@ -17,7 +17,7 @@ from companion.tables.store import NoSuchTable, TableError
 from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
-from .imports import check_options, read_export
+from .imports import MAX_IMPORT_BYTES, import_upload
 from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
 from .viewer import device_id, known_device
 
@@ -104,14 +104,14 @@ def join() -> Any:
     if too_many_attempts(request.remote_addr or "?"):
         return render_template(
             "home/join.html",
-            code=code[:12],
+            code=code[:24],
             error="Too many wrong codes from this phone. Wait a minute, then try again.",
         ), 429
     try:
-        table = store().table_for_code(code[:12])
+        table = store().table_for_code(code[:24])
     except NoSuchTable as exc:
         record_failure(request.remote_addr or "?")
-        return render_template("home/join.html", code=code[:12], error=sentence(str(exc))), 404
+        return render_template("home/join.html", code=code[:24], error=sentence(str(exc))), 404
     return redirect(url_for("table.page", token=table.token), code=303)
 
 
@@ -129,7 +129,7 @@ def import_table() -> Any:
         error = "Choose a Leafpile table file (.json) to import."
     else:
         try:
-            table = store().import_table(read_export(upload.read()), check_options)
+            table = import_upload(upload.read(MAX_IMPORT_BYTES + 1))
         except TableError as exc:
             error = sentence(str(exc))[:200]
         else:

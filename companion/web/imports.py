@@ -1,6 +1,14 @@
 """Reading an uploaded table export: anybody's file, so every step is bounded.
 
-The upload is at most ``MAX_CONTENT_LENGTH`` (2 MB). JSON nested thousands
+Cost (issue 23): an import is a job like a PDF or a hint. It runs in one of
+the server's job slots (:func:`companion.web.costly.job_slot`: one at a time
+per client, a fair share of job time a minute), the file is at most
+``MAX_IMPORT_BYTES``, its log at most ``MAX_IMPORT_EVENTS`` events, and the
+check of the log stops after ``MAX_REPLAY_SECONDS``. A long evening's table
+has a few hundred events; the largest real exports (a solitaire deal played
+with many undos) a few thousand.
+
+The request itself is at most ``MAX_CONTENT_LENGTH`` (2 MB). JSON nested thousands
 deep, integers of thousands of digits or bytes that are not UTF-8 are refused
 with a short message, as is anything the store refuses (see
 ``Store.import_table``). Messages quote at most a short prefix of the file.
@@ -19,13 +27,40 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from companion.tables.store import TableError
+from companion.tables.store import TableError, TableView
 
+from . import store
+from .costly import job_slot
 from .games import FormError
 from .games import load as load_screens
 
 MAX_OPTION_TEXT = 60
 MAX_OPTION_NUMBER = 10**9
+#: Ruling (issue 23): the limits of one import; docs/deploying.md lists them.
+MAX_IMPORT_BYTES = 512 * 1024
+MAX_IMPORT_EVENTS = 5_000
+MAX_REPLAY_SECONDS = 10.0
+
+
+def import_upload(raw: bytes) -> TableView:
+    """A new table from an uploaded export, within the limits above, in a job slot.
+
+    Raises :class:`TableError` for the person; the job slot raises 503/429
+    when the server (or this client's share of it) is busy.
+    """
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise TableError(
+            f"that file is larger than {MAX_IMPORT_BYTES // 1024} KB: "
+            "it is larger than any Leafpile table export"
+        )
+    with job_slot():
+        data = read_export(raw)
+        return store().import_table(
+            data,
+            check_options,
+            max_events=MAX_IMPORT_EVENTS,
+            max_seconds=MAX_REPLAY_SECONDS,
+        )
 
 
 def read_export(raw: bytes) -> Any:

@@ -11,17 +11,23 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
+from companion.server import lan_address
 from printables import PARTS, Options, build, filename
+from printables.aids import address_warning
+from printables.deck import back_correction_warning
 from printables.images import IMAGE_DECKS, card_images, images_filename
-from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
+from printables.services import SERVICE_DECKS, SERVICES, service_files, unavailable_reason
+from printables.sheet import CARD_ALIASES, CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
 
 from .costly import one_job, pdf_response
 from .ratelimit import pdf_limit
 
+CARD_LABELS = {"poker": "Poker", "ccg": "CCG"}
+"""How the card sizes are named on the page."""
 IMAGE_DPI = 300
 """What print-on-demand services ask for; the command line offers others."""
 TRUE = ("1", "on", "true", "yes")
@@ -30,27 +36,36 @@ bp = Blueprint("print", __name__, url_prefix="/print")
 
 
 def _default_url() -> str:
-    """What the QR codes open: the server's public URL, else the one in use."""
+    """What the QR codes open: the server's public URL, else the one in use;
+    a page opened at localhost gets this computer's network address instead
+    (with the same port), since no phone can open localhost."""
     public = current_app.config.get("PUBLIC_URL")
     url = str(public or request.host_url)
+    if not public and address_is_loopback(url):
+        lan = lan_address()
+        if lan:
+            url = urlunsplit(urlsplit(url)._replace(netloc=_with_port(lan, url)))
     return url if url.endswith("/") else url + "/"
 
 
-def address_may_change(url: str) -> bool:
-    """True for an address by number (or localhost): a network can hand the
-    computer another one, while the paper keeps the old one.
+def _with_port(host: str, url: str) -> str:
+    port = urlsplit(url).port
+    return f"{host}:{port}" if port else host
 
-    >>> address_may_change("http://192.168.1.20:5000/"), address_may_change("https://games.example.org/")
+
+def address_is_loopback(url: str) -> bool:
+    """True for localhost or 127.x: the computer the page is opened on.
+
+    >>> address_is_loopback("http://127.0.0.1:5000/"), address_is_loopback("http://10.0.0.7/")
     (True, False)
     """
-    host = urlsplit(url).hostname or ""
-    if host == "localhost" or host.endswith(".local"):
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        ipaddress.ip_address(host)
+        return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-    return True
 
 
 def _number(form: Mapping[str, str], name: str, label: str) -> float:
@@ -77,20 +92,29 @@ def options_from(form: Mapping[str, str]) -> Options:
         bleed=form.get("bleed") in TRUE,
         back_offset=(_number(form, "offset_x", "x"), _number(form, "offset_y", "y")),
         url=(form.get("url") or "").strip() or _default_url(),
-        ink_saving=form.get("light_backs") in TRUE,
+        ink_saving=form.get("full_backs") not in TRUE,
     )
 
 
 def _form_values(form: Mapping[str, str]) -> dict[str, str]:
     return {
         "paper": form.get("paper", "a4"),
-        "card": form.get("card", "poker"),
+        "card": CARD_ALIASES.get(form.get("card", "poker"), form.get("card", "poker")),
         "bleed": "1" if form.get("bleed") in TRUE else "",
-        "light_backs": "1" if form.get("light_backs") in TRUE else "",
+        "full_backs": "1" if form.get("full_backs") in TRUE else "",
         "offset_x": form.get("offset_x", "0"),
         "offset_y": form.get("offset_y", "0"),
         "url": form.get("url") or _default_url(),
     }
+
+
+def _back_warning(form: Mapping[str, str]) -> str | None:
+    """The back-correction warning for these options (none while they are bad)."""
+    try:
+        warning = back_correction_warning(options_from(form))
+    except ValueError:
+        return None
+    return warning[:1].upper() + warning[1:] if warning else None
 
 
 def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) -> Any:
@@ -98,11 +122,18 @@ def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) 
     return (
         render_template(
             "print/index.html",
+            back_warning=_back_warning(form),
+            services=list(SERVICES.values()),
+            service_decks=[PARTS[name] for name in SERVICE_DECKS],
+            unavailable={
+                service.name: unavailable_reason(service) for service in SERVICES.values()
+            },
+            card_labels=CARD_LABELS,
             parts=list(PARTS.values()),
             image_decks=[PARTS[name] for name in IMAGE_DECKS if name in PARTS],
             image_dpi=IMAGE_DPI,
             form=values,
-            address_may_change=address_may_change(values["url"]),
+            address_warning=address_warning(values["url"]),
             papers=PAPERS,
             cards=CARD_SIZES,
             max_offset=MAX_BACK_OFFSET_MM,
@@ -115,6 +146,36 @@ def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) 
 @bp.get("/")
 def index() -> Any:
     return _page(request.args)
+
+
+@bp.get("/check")
+def check() -> Any:
+    """The warnings for the options as typed (the page asks again, through
+    htmx, whenever an option changes)."""
+    return render_template("print/_checks.html", back_warning=_back_warning(request.args))
+
+
+@bp.get("/<deck>/<service>")
+@pdf_limit
+def service(deck: str, service: str) -> Any:
+    """Exactly the files one print service asks for (:mod:`printables.services`)."""
+    if service not in SERVICES or deck not in SERVICE_DECKS:
+        abort(404)
+    try:
+        data, name, mimetype = _service_files(service, deck)
+    except ValueError as error:  # ServiceUnavailable: what is missing, said plainly
+        message = str(error)
+        return _page(request.args, message[:1].upper() + message[1:], 422)
+    response = Response(data, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@one_job
+def _service_files(service: str, deck: str) -> tuple[bytes, str, str]:
+    """Seconds of CPU (images at 300 dpi, or Ghostscript): in a job slot."""
+    return service_files(service, deck)
 
 
 @bp.get("/<part>.pdf")

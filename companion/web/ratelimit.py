@@ -15,13 +15,16 @@ docs/deploying.md lists them for people.
 
 from __future__ import annotations
 
+import math
 import random
+import secrets
 import time
 from collections.abc import Callable
+from threading import Lock
 from typing import Any, TypeVar
 
 from flask import current_app, has_app_context, request
-from flask_limiter import Limiter
+from flask_limiter import Limiter, RequestLimit
 from limits import RateLimitItemPerMinute
 from limits.storage import Storage
 from limits.strategies import FixedWindowRateLimiter
@@ -29,6 +32,7 @@ from sqlalchemy import Float, String, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
+from werkzeug.exceptions import TooManyRequests
 
 from companion.tables.store import Base
 
@@ -43,6 +47,8 @@ IMPORT_LIMIT = "5 per minute; 30 per hour"
 SOLVER_LIMIT = "12 per minute"
 #: PDF downloads (a cached kit is cheap, but a new set of options is seconds of CPU).
 PDF_LIMIT = "20 per minute"
+#: Operator sign-in attempts (the token is long; this only keeps the log quiet).
+OPERATOR_LIMIT = "10 per minute"
 #: Wrong join codes, so codes cannot be guessed by brute force. Only misses count.
 MAX_FAILURES = 10
 WINDOW_SECONDS = 60
@@ -159,34 +165,101 @@ limiter = Limiter(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_LIMITED = "_leafpile_rate_limited"  # the view's (scope, methods)
+
+# --- the penalty box ----------------------------------------------------------------
+# A client over a limit stays over it until its window ends, so each process
+# remembers that (scope, client) and answers its next requests 429 at once,
+# without a database write each (issue 23: a flood of refused imports still
+# cost a write apiece, and on SQLite those writes queued with the tables'
+# entries). Per process and per app; the database stays the one count.
+_BOXED: dict[tuple[str, str, str], float] = {}
+_BOXED_LOCK = Lock()
+_BOXED_MAX = 10_000  # addresses remembered at most (the oldest go first)
+
+
+def _app_key() -> str:
+    """This app's own name in the box (tests build many apps in one process)."""
+    return str(current_app.extensions.setdefault("leafpile_penalty_box", secrets.token_hex(8)))
+
+
+def _box(scope: str) -> Callable[[RequestLimit], None]:
+    def on_breach(limit: RequestLimit) -> None:
+        key = (_app_key(), scope, client_address())
+        with _BOXED_LOCK:
+            _BOXED[key] = float(limit.reset_at)
+            while len(_BOXED) > _BOXED_MAX:
+                del _BOXED[next(iter(_BOXED))]
+
+    return on_breach
+
+
+class StillOverTheLimit(TooManyRequests):
+    def __init__(self, seconds: int) -> None:
+        super().__init__(retry_after=seconds)
+
+
+def _boxed_until(scope: str) -> float | None:
+    key = (_app_key(), scope, client_address())
+    with _BOXED_LOCK:
+        until = _BOXED.get(key)
+        if until is not None and until <= clock():
+            del _BOXED[key]
+            return None
+    return until
+
+
 def _route_limit(limit: str, name: str, methods: list[str] | None = None) -> Callable[[F], F]:
     # Shared by scope: the two "new table" routes (or the two solver routes)
     # draw on one allowance.
-    return limiter.shared_limit(  # type: ignore[return-value]
-        limit, scope=name, methods=methods, exempt_when=_limits_off, key_func=client_address
+    decorate = limiter.shared_limit(
+        limit,
+        scope=name,
+        methods=methods,
+        exempt_when=_limits_off,
+        key_func=client_address,
+        on_breach=_box(name),
     )
 
+    def mark(view: F) -> F:
+        limited = decorate(view)
+        # The request filter below knows a limited route by this mark, so a
+        # decorated route can never be left out of a hand-kept list (the
+        # card-image zip was, issue 23).
+        setattr(limited, _LIMITED, (name, tuple(m.upper() for m in methods or ())))
+        return limited  # type: ignore[return-value]
 
-LIMITED_ENDPOINTS = {
-    "home.new_table",
-    "home.import_table",
-    "solitaire.new",
-    "solitaire.hint",
-    "solitaire.check",
-    "print.download",
-}
+    return mark
+
+
+def is_limited(view: Any) -> bool:
+    """Whether a view function carries one of the limits above."""
+    return getattr(view, _LIMITED, None) is not None
 
 
 @limiter.request_filter
 def _not_limited() -> bool:
-    """Every other request (every poll) skips Flask-Limiter's per-request bookkeeping."""
-    return request.endpoint not in LIMITED_ENDPOINTS
+    """Every other request (every poll) skips Flask-Limiter's per-request bookkeeping;
+    a client in the penalty box gets its 429 here, with no database write."""
+    endpoint = request.endpoint
+    if endpoint is None:
+        return True
+    marked = getattr(current_app.view_functions.get(endpoint), _LIMITED, None)
+    if marked is None:
+        return True
+    scope, methods = marked
+    if (not methods or request.method in methods) and not _limits_off():
+        until = _boxed_until(scope)
+        if until is not None:
+            raise StillOverTheLimit(max(1, math.ceil(until - clock())))
+    return False
 
 
 new_table_limit = _route_limit(TABLE_LIMIT, "new-table", methods=["POST"])
 import_limit = _route_limit(IMPORT_LIMIT, "import")
 solver_limit = _route_limit(SOLVER_LIMIT, "solver")
 pdf_limit = _route_limit(PDF_LIMIT, "pdf")
+operator_limit = _route_limit(OPERATOR_LIMIT, "operator", methods=["POST"])
 
 
 # --- wrong join codes -------------------------------------------------------------
@@ -205,4 +278,7 @@ def record_failure(address: str) -> None:
 
 
 def reset() -> None:
-    """Nothing to do: the counts live in each app's database, which a test starts empty."""
+    """Forget the penalty box (the counts live in each app's database, which a test
+    starts empty)."""
+    with _BOXED_LOCK:
+        _BOXED.clear()

@@ -1,41 +1,66 @@
-"""Player records across the tables on this server: the Records pages and CSV.
+"""Player records of the tables a browser played: the Records pages and CSV.
 
 Read from the ``results`` rows finished games leave behind
 (:mod:`companion.tables.results`), never from the games' logs. A player is a
 typed name matched ignoring case and spaces; the host may merge or rename
-names (the tables keep what was typed).
+names at the tables it started (the tables keep what was typed).
+
+Whose records (issue 23): a browser sees the results of its group, the
+tables it is a member of (:func:`companion.tables.results.group_tables`); a
+stranger sees none and can rename none. The list of every table on the
+server is the operator's: whoever signs in at ``/records/operator`` with the
+server's ``LEAFPILE_OPERATOR_TOKEN`` (no token set: nobody).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import os
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from companion.tables.games import load as load_games
 from companion.tables.results import (
     GroupTotals,
     ResultLine,
+    Scope,
     aliases,
     ensure_backfilled,
+    group_tables,
     group_totals,
-    hosted_keys,
-    keys_for,
+    hosted_tables,
     name_key,
-    rename,
+    rename_at,
     resolve_key,
     result_lines,
+    shown_keys,
 )
-from companion.tables.store import MAX_NAME_LENGTH, plain_text
+from companion.tables.store import MAX_NAME_LENGTH, TableRow, plain_text
 
 from . import store
 from .charts import line_chart
+from .ratelimit import operator_limit
 from .viewer import known_device, my_tables
 
 bp = Blueprint("records", __name__)
@@ -147,27 +172,71 @@ def game_title(game: str, variant: str = "") -> str:
     return f"{title} ({variant})" if variant else title
 
 
+# --- whose records ------------------------------------------------------------------
+
+_OPERATOR = "operator"
+
+
+def operator_token() -> str:
+    """The server's operator token (``LEAFPILE_OPERATOR_TOKEN``), or "" for none."""
+    configured = current_app.config.get("OPERATOR_TOKEN")
+    if configured is None:
+        configured = os.environ.get("LEAFPILE_OPERATOR_TOKEN", "")
+    return str(configured).strip()
+
+
+def _operator_mark(token: str) -> str:
+    # The session (a signed cookie) keeps a hash, never the token; a new token
+    # signs every operator out.
+    return hashlib.sha256(f"leafpile-operator:{token}".encode()).hexdigest()
+
+
+def is_operator() -> bool:
+    token = operator_token()
+    mark = session.get(_OPERATOR)
+    return (
+        bool(token)
+        and isinstance(mark, str)
+        and secrets.compare_digest(mark, _operator_mark(token))
+    )
+
+
+def scope() -> Scope:
+    """The tables this request may read records of: its group, or all for the operator."""
+    return None if is_operator() else group_tables(known_device())
+
+
 def _lines() -> list[ResultLine]:
     ensure_backfilled(store())
+    operator = is_operator()
     with Session(store().engine) as session:
-        return result_lines(session)
+        return result_lines(session, scope=scope(), server_names=operator)
 
 
 def _index_context() -> dict[str, Any]:
     ensure_backfilled(store())
     since = datetime.now(UTC).replace(tzinfo=None) - TONIGHT
+    operator = is_operator()
+    tables = scope()
     with Session(store().engine) as session:
-        names = aliases(session)
-        everyone = tally_totals(group_totals(session), names)
-        evening = tally_totals(group_totals(session, since), names)
-    return {"players": everyone, "tonight": evening, "game_title": game_title}
+        names = aliases(session) if operator else {}
+        everyone = tally_totals(group_totals(session, scope=tables), names)
+        evening = tally_totals(group_totals(session, since, scope=tables), names)
+    return {
+        "players": everyone,
+        "tonight": evening,
+        "game_title": game_title,
+        "operator": operator,
+        "operator_possible": bool(operator_token()),
+    }
 
 
 @bp.get("/records")
 def index() -> Any:
-    return render_template(
-        "records/index.html", **_index_context(), message=request.args.get("done", "")
-    )
+    # What a rename did comes through the session (flash), never the URL: a
+    # link cannot make this page print text as if it were the site's (issue 23).
+    done = get_flashed_messages(category_filter=["records"])
+    return render_template("records/index.html", **_index_context(), message=" ".join(done))
 
 
 @bp.get("/records/player/<key>")
@@ -176,7 +245,11 @@ def player(key: str) -> Any:
         abort(404)
     ensure_backfilled(store())
     with Session(store().engine) as session:
-        lines = result_lines(session, keys=keys_for(session, key))
+        lines = [
+            line
+            for line in result_lines(session, scope=scope(), server_names=is_operator())
+            if line.key == key
+        ]
     found = [r for r in tally(lines) if r.key == key]
     if not found:
         abort(404)
@@ -235,19 +308,26 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+def _rename_scope() -> Scope:
+    """The tables a rename here changes: those this browser started (the operator: all)."""
+    if is_operator():
+        return select(TableRow.id)
+    return hosted_tables(known_device())
+
+
 def may_rename(key: str) -> bool:
     """The host may merge or rename a player: this browser started (or imported) a
     table where someone now shown under ``key`` played."""
-    device = known_device()
-    if device is None:
+    if known_device() is None and not is_operator():
         return False
     with Session(store().engine) as session:
-        return bool(set(keys_for(session, key)) & hosted_keys(session, device))
+        return key in shown_keys(session, _rename_scope())
 
 
 @bp.post("/records/names")
 def names() -> Any:
-    """Merge or rename: everyone recorded as ``old`` shows as ``new`` from now on."""
+    """Merge or rename: at this browser's own tables, everyone shown as ``old``
+    shows as ``new`` from now on. Nobody else's tables change."""
     old = plain_text(request.form.get("old", ""))
     new = plain_text(request.form.get("new", ""))
     error = None
@@ -256,9 +336,10 @@ def names() -> Any:
     elif len(new) > MAX_NAME_LENGTH or len(old) > MAX_NAME_LENGTH * 4:
         error = f"A name has at most {MAX_NAME_LENGTH} letters."
     else:
-        known = {r.key for r in _index_context()["players"]}
+        with Session(store().engine) as session:
+            known = shown_keys(session, scope())
         if name_key(old) not in known:
-            error = f"Nobody called {old!r} has a finished game here."
+            error = f"Nobody called {old!r} has a finished game at your tables."
         elif not may_rename(name_key(old)):
             error = (
                 f"Only a phone that started one of {old}'s tables can merge or rename {old}: "
@@ -273,5 +354,33 @@ def names() -> Any:
             new=new,
         ), 422
     with Session(store().engine) as session, session.begin():
-        rename(session, old, new)
-    return redirect(url_for("records.index", done=f"{old} now shows as {new}."), code=303)
+        rename_at(session, _rename_scope(), old, new)
+    flash(f"{old} now shows as {new} at your tables.", "records")
+    return redirect(url_for("records.index"), code=303)
+
+
+# --- the operator ---------------------------------------------------------------------
+
+
+@bp.route("/records/operator", methods=["GET", "POST"])
+@operator_limit
+def operator() -> Any:
+    """Sign in (or out) as the server's operator: the records of every table."""
+    error = None
+    if request.method == "POST":
+        if request.form.get("sign_out"):
+            session.pop(_OPERATOR, None)
+            return redirect(url_for("records.index"), code=303)
+        token = operator_token()
+        given = request.form.get("token", "").strip()
+        if token and secrets.compare_digest(given.encode(), token.encode()):
+            session[_OPERATOR] = _operator_mark(token)
+            return redirect(url_for("records.index"), code=303)
+        error = (
+            "That is not this server's operator token."
+            if token
+            else "This server has no operator token (LEAFPILE_OPERATOR_TOKEN is not set)."
+        )
+    return render_template("records/operator.html", error=error, operator=is_operator()), (
+        422 if error else 200
+    )

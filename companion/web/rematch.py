@@ -62,11 +62,16 @@ def start_rematch(token: str) -> TableView:
     new = source.create_table(
         old.game, next_players(old.game, old.players), old.options, next_title(old.title)
     )
+    # Every phone keeps its seat at the new table (issue 10's seats), carried
+    # over BEFORE the link is written: the link is what sends the old table's
+    # polls on, and a phone that arrived at the new table before its seats and
+    # membership were carried made carry_over's insert collide with the
+    # phone's own membership row, which was taken for a double tap and deleted
+    # the new table (test_end_browser's Play again test, under load: issue 23).
+    source.carry_over(old.token, new.token)
     try:
         with Session(source.engine) as session, session.begin():
             session.add(RematchRow(old_table_id=old.id, new_table_id=new.id))
-        # Every phone keeps its seat at the new table (issue 10's seats).
-        source.carry_over(old.token, new.token)
     except IntegrityError:
         # Two phones tapped Play again at once: the other one's table wins.
         source.delete_table(new.token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from collections import OrderedDict
 from datetime import UTC, datetime
@@ -38,11 +39,12 @@ from companion.tables.store import (
     Snapshot,
     StaleVersion,
     TableError,
+    TapUnknown,
     undo_size,
 )
 
 from . import csrf_token, sentence, store
-from .games import FormError, Screen
+from .games import FormError, FormPrompt, Screen
 from .games import load as load_screens
 from .rematch import follow_url
 from .viewer import (
@@ -116,6 +118,7 @@ def board_context(
     confirm_seat: str | None = None,
     confirm_reason: str = "held",
     notice: str | None = None,
+    chosen: bool = False,
 ) -> dict[str, Any]:
     """What every board template gets. Events come through the viewer's
     projection, so no template can show another player's hidden entry."""
@@ -134,6 +137,7 @@ def board_context(
         "taken": viewer.taken,
         "confirm_seat": confirm_seat,
         "confirm_reason": confirm_reason,
+        "chosen": chosen,  # the answer to a choice of who this phone is
         "error": error,
         "notice": notice,
         # Game templates draw no pad or button when readonly: a spectator, a
@@ -184,6 +188,7 @@ def render_board(
     confirm_seat: str | None = None,
     confirm_reason: str = "held",
     notice: str | None = None,
+    chosen: bool = False,
 ) -> Any:
     """The board fragment for htmx, else the whole page (same data, same status)."""
     context = board_context(
@@ -193,6 +198,7 @@ def render_board(
         confirm_seat=confirm_seat,
         confirm_reason=confirm_reason,
         notice=notice,
+        chosen=chosen,
     )
     template = "table/_board.html" if _is_htmx() else "table/page.html"
     return render_template(template, **context), status
@@ -313,11 +319,17 @@ def _write(token: str, do: Any) -> Any:
     try:
         version = _posted_version(snap)
         after = do(snap, viewer_for(snap), version)
+    except TapUnknown as exc:
+        # The database is unreachable: no board to draw, only the truth.
+        template = "_error_fragment.html" if _is_htmx() else "error.html"
+        return render_template(template, status=503, message=sentence(str(exc))), 503
     except AlreadyEntered as exc:
         # The same tap again (a retry, a double tap): entered once, and said so.
         return render_board(store().snapshot(token), notice=sentence(str(exc)), status=200)
     except StaleVersion as exc:
         return render_board(store().snapshot(token), error=sentence(str(exc)), status=409)
+    except FormPrompt as exc:  # the game's next question: nothing is wrong
+        return render_board(store().snapshot(token), notice=sentence(str(exc)))
     except (FormError, TableError) as exc:
         return render_board(store().snapshot(token), error=_not_entered(str(exc)), status=422)
     if _is_htmx():
@@ -411,7 +423,7 @@ def choose_seat(token: str) -> Any:
     except NoSuchTable:
         abort(404)
     if _is_htmx():
-        return render_board(store().snapshot(token))
+        return render_board(store().snapshot(token), chosen=True)
     return redirect(url_for("table.page", token=token), code=303)
 
 
@@ -518,12 +530,31 @@ def _filename(data: dict[str, Any]) -> str:
     return f"leafpile-{data.get('game', 'table')}-{title}".strip("-") or "leafpile-table"
 
 
+def join_code_length() -> int:
+    """LEAFPILE_JOIN_CODE_LENGTH (5 to 10; default 5; deploy/serve sets 8: issue 23)."""
+    from companion.tables import join_codes
+
+    configured = current_app.config.get("JOIN_CODE_LENGTH")
+    if configured is None:
+        configured = os.environ.get("LEAFPILE_JOIN_CODE_LENGTH", "").strip() or None
+    try:
+        length = int(configured) if configured is not None else join_codes.SHORTEST
+    except ValueError:
+        length = join_codes.SHORTEST
+    return min(max(length, join_codes.SHORTEST), join_codes.LONGEST)
+
+
 @bp.get("/t/<token>/join")
 def join(token: str) -> Any:
+    from companion.tables.join_codes import shown
+
     snap = _snapshot(token)
     url = public_url() + url_for("table.page", token=token)
     view_url = public_url() + url_for("table.view", view_token=snap.table.view_token)
-    code, expires = store().join_code(token, int(current_app.config["JOIN_CODE_MINUTES"]))
+    code, expires = store().join_code(
+        token, int(current_app.config["JOIN_CODE_MINUTES"]), join_code_length()
+    )
+    code = shown(code)
     return render_template(
         "table/join.html",
         table=snap.table,

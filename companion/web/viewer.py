@@ -117,6 +117,11 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
         facts = store().viewer_facts(snap.table.token, device)
     except NoSuchTable:
         facts = ViewerFacts({}, None, None, None, None)
+    return viewer_from(snap, device, facts)
+
+
+def viewer_from(snap: Snapshot, device: str | None, facts: ViewerFacts) -> Viewer:
+    """The viewer a browser is, from what the database knows of it."""
     held = facts.seats
     mine = next((seat for seat, holder in held.items() if holder == device), None)
     if mine not in snap.table.players:
@@ -125,6 +130,8 @@ def viewer_for(snap: Snapshot, *, readonly: bool = False) -> Viewer:
         mode = "seat"
     elif facts.mode in PHONE_MODES:
         mode = facts.mode
+    elif len(snap.table.players) == 1:
+        mode = "shared"  # a one-player table has nobody to keep a secret from: no question
     else:
         mode = "undecided"
     return Viewer(
@@ -176,9 +183,10 @@ class Secrets:
     """What a table version keeps hidden.
 
     ``open``: seq -> the players whose entries in that event are hidden
-    while their round is open. ``sealed``: seq -> players whose entries were
-    taken back when another phone took their seat: nobody is ever shown
-    them, not even after the round is revealed (LT3).
+    while their round is still open (shown back only to the phone that
+    made them). ``sealed``: seq -> players whose entries are never shown to
+    anyone: taken back when another phone took the seat, or never turned
+    up by a reveal (changed, taken back or undone before it) (LT3).
     """
 
     open: dict[int, frozenset[str]]
@@ -194,23 +202,21 @@ NO_SECRETS = Secrets({}, {})
 def hidden_entries(snap: Snapshot) -> Secrets:
     """The table's hidden entries at this version (see :class:`Secrets`).
 
-    An entry stays hidden while the secret round it was made in is still
-    open (the game's ``open_round`` key is the same now as just before the
-    entry was made). The entry that completes a round reveals it, so it and
-    every entry before it are shown, except the sealed ones.
+    An entry is shown to everybody only once a reveal has turned it up: the
+    entry that completes a secret round reveals, for each player, the last
+    entry of theirs that counts in that round. Until then it is hidden
+    (``open`` while its round is open, ``sealed`` once the round is gone
+    without revealing it).
     """
     kind = snap.table.kind
-    current = kind.open_round(snap.state)
-    if current is None and not any(
-        e.kind == "seat" and (e.payload or {}).get("action") for e in snap.events
-    ):
-        return NO_SECRETS  # nothing open, nothing ever sealed
+    if not any(e.kind == "action" and kind.personal(e.payload or {}) for e in snap.events):
+        return NO_SECRETS  # nobody ever entered anything in secret here
     key = (snap.table.token, snap.table.version)
     with _HIDDEN_LOCK:
         found = _HIDDEN.get(key)
     if found is not None:
         return found
-    found = _scan_hidden(snap, kind, current)
+    found = _scan_hidden(snap, kind, kind.open_round(snap.state))
     with _HIDDEN_LOCK:
         _HIDDEN[key] = found
         while len(_HIDDEN) > 256:
@@ -219,32 +225,39 @@ def hidden_entries(snap: Snapshot) -> Secrets:
 
 
 def _scan_hidden(snap: Snapshot, kind: GameKind, current: Any) -> Secrets:
+    """One replay of the log, following undo, redo and seat events as
+    :func:`companion.tables.store.resolve_log` does, noting which entries
+    each reveal turned up."""
     table = snap.table
     state = kind.new_state(table.players, table.options, table.seed)
-    done: list[Any] = []  # the states before each counting action
-    redo: list[list[tuple[Any, Any]]] = []  # (after, before) of what each undo took back
+    done: list[tuple[int, Any]] = []  # (seq, state before) of each counting action
+    redo: list[list[tuple[int, Any, Any]]] = []  # (seq, after, before) each undo took back
     floor = 0
     made_in: dict[int, tuple[Any, frozenset[str]]] = {}  # seq -> (round key, players)
-    sealed: dict[int, frozenset[str]] = {}
+    revealed: set[tuple[int, str]] = set()  # (seq, player) turned up by a reveal
+    taken_back: dict[int, set[str]] = {}  # sealed by a seat moving to another phone
     for ev in snap.events:
         if ev.kind == "action" and ev.payload is not None:
             personal = kind.personal(ev.payload)
             round_key = kind.open_round(state)
             if personal and round_key is not None:
                 made_in[ev.seq] = (round_key, frozenset(personal))
-            done.append(state)
+            done.append((ev.seq, state))
             state = kind.apply(state, ev.payload)
             redo.clear()
+            if round_key is not None and kind.open_round(state) != round_key:
+                revealed |= _turned_up(done, made_in, round_key)
         elif ev.kind == "undo" and len(done) > floor:
             size = min(undo_size(ev.payload), len(done) - floor)
             group = []
             for _ in range(size):
-                group.append((state, done[-1]))
-                state = done.pop()
+                seq, before = done.pop()
+                group.append((seq, state, before))
+                state = before
             redo.append(group)
         elif ev.kind == "redo" and redo:
-            for after, before in reversed(redo.pop()):
-                done.append(before)
+            for seq, after, before in reversed(redo.pop()):
+                done.append((seq, before))
                 state = after
         elif ev.kind == "seat":
             seat = (ev.payload or {}).get("seat")
@@ -255,15 +268,34 @@ def _scan_hidden(snap: Snapshot, kind: GameKind, current: Any) -> Secrets:
                 round_key = kind.open_round(state)
                 for seq, (made, players) in made_in.items():
                     if made == round_key and seat in players:
-                        sealed[seq] = sealed.get(seq, frozenset()) | {seat}
-                done.append(state)
+                        taken_back.setdefault(seq, set()).add(seat)
+                done.append((ev.seq, state))
                 state = kind.apply(state, withdrawn)
             redo.clear()
             floor = len(done)
-    still_open = {}
-    if current is not None:
-        still_open = {seq: players for seq, (made, players) in made_in.items() if made == current}
+    still_open: dict[int, frozenset[str]] = {}
+    sealed: dict[int, frozenset[str]] = {}
+    for seq, (made, players) in made_in.items():
+        hidden = frozenset(p for p in players if (seq, p) not in revealed)
+        gone = frozenset(taken_back.get(seq, ())) & hidden
+        if made == current and current is not None and hidden - gone:
+            still_open[seq] = hidden - gone
+        if gone or (hidden and made != current):
+            sealed[seq] = gone if made == current else hidden
     return Secrets(still_open, sealed)
+
+
+def _turned_up(
+    done: list[tuple[int, Any]], made_in: dict[int, tuple[Any, frozenset[str]]], round_key: Any
+) -> set[tuple[int, str]]:
+    """What a reveal shows: each player's last counting entry of the round."""
+    last: dict[str, int] = {}
+    for seq, _ in done:
+        made = made_in.get(seq)
+        if made is not None and made[0] == round_key:
+            for player in made[1]:
+                last[player] = seq
+    return {(seq, player) for player, seq in last.items()}
 
 
 def shown_back(snap: Snapshot, seat: str | None, device: str | None) -> frozenset[int]:

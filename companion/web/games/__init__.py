@@ -28,8 +28,9 @@ The contract, in short:
   log events better with the whole log ``events`` at hand, as ``{seq: words}``
   (Autumn Leaves names the card a placement put down, which its logged action
   does not hold); the others keep ``describe``.
-* ``uses_seats`` (optional, default False): show the "this phone is …"
-  picker, for games where each player may enter their own secret card.
+
+Every table with more than one player shows who a phone is (its seat, the
+shared phone, or watching) above the board: ``templates/table/_who.html``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ from companion.tables.games import GAME_MODULES
 
 class FormError(ValueError):
     """A form that cannot become an action; the message is shown to the user."""
+
+
+class FormPrompt(FormError):
+    """Not a mistake but the game's next question (the North Wind draws from
+    the animal deck): nothing is entered, and the message is shown as
+    information, not as a red error."""
 
 
 def _no_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
@@ -82,7 +89,6 @@ class Screen:
     summary: Callable[[Any], str] = field(default=_no_summary)
     describe: Callable[[Mapping[str, Any]], str] = field(default=describe_fields)
     describe_events: Callable[[Sequence[Any], Sequence[Any]], Mapping[int, str]] | None = None
-    uses_seats: bool = False
 
 
 # One screen module per game, named as in the storage layer's list.

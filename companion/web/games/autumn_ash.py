@@ -491,5 +491,4 @@ SCREEN = AshScreen(
     parse_options=parse_options,
     summary=summary,
     describe=describe,
-    uses_seats=True,
 )

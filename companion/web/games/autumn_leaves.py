@@ -181,5 +181,4 @@ SCREEN = Screen(
     summary=summary,
     describe=describe,
     describe_events=describe_events,
-    uses_seats=True,
 )

@@ -15,7 +15,7 @@ from companion.rules import leaf
 from companion.rules import north_wind as nw
 from companion.rules.errors import RuleError
 
-from . import FormError
+from . import FormError, FormPrompt
 from .leaf import HELPERS as LEAF_HELPERS
 from .leaf import LeafScreen, read_count, read_groups, read_tally
 
@@ -74,6 +74,17 @@ def read_tips(form: Mapping[str, str], prefix: str, what: str) -> dict[str, int]
     return {c: n for c, n in tips.items() if n}
 
 
+def _draws_from_the_deck(state: nw.State, mat: list[list[Any] | None]) -> bool:
+    """Whether the North Wind's orange action takes no animal of this mat (N8)."""
+    if state.card is None or state.current != "orange":
+        return False
+    filled = [(str(slot[0]), bool(slot[1])) for slot in mat if slot is not None]
+    try:
+        return nw.choose_animal(filled, state.forest_counts, state.card.arrow) is None
+    except RuleError:
+        return False  # the referee refuses the mat itself, with its own words
+
+
 def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> dict[str, Any]:
     action = form.get("action", "")
     if action == "setup":
@@ -117,9 +128,15 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
         return {"type": "Red", "outcome": outcome}
     if action == "orange":
         drawn = _animal(str(form.get("drawn", "")), "The animal drawn from the deck")
+        mat = read_mat(form)
+        if drawn is None and _draws_from_the_deck(state, mat):
+            raise FormPrompt(  # N8: the normal next step, not a mistake
+                "Nothing on the mat is wanted, so the North Wind takes the top card of the "
+                "animal deck: draw it and enter it below, with the mat"
+            )
         return {
             "type": "Orange",
-            "mat": read_mat(form),
+            "mat": mat,
             "drawn": None if drawn is None else [drawn, bool(form.get("drawn_acorn"))],
         }
     if action == "brown":

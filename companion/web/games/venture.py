@@ -133,5 +133,4 @@ SCREEN = Screen(
     parse_options=parse_options,
     summary=summary,
     describe=describe,
-    uses_seats=True,
 )

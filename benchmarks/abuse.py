@@ -1,0 +1,344 @@
+"""Abuse benchmark: six addresses flood the costly routes while 50 tables play.
+
+Starts the server (``deploy/serve``, nginx in front of gunicorn, by default;
+``--plain`` for the laptop's ``leafpile``) on loopback with its rate limits
+ON, as a real server has them, and for the run's duration:
+
+* 50 score-pad tables play as in ``benchmarks/load.py``: every table has 5
+  phones polling every 2 s and gets one entry a second. Each table is made
+  from its own loopback address (127.0.1.N), as phones at different tables
+  have different addresses;
+* six hostile addresses (127.0.0.2 to 127.0.0.7) each run, back to back and
+  three at a time: imports (a 5,000-event export, the largest accepted, and
+  the issue's 1.9 MB 40,000-step one), card-image zips with ever new
+  options, and solver hints and "Winnable?" on a solitaire deal of their own;
+* one honest solitaire player (its own address) asks for a hint every 5 s.
+
+It prints one JSON object: p50/p95/p99 of the honest entries and polls,
+their errors, what the abusers got (by status), and how many of the honest
+player's hints were answered. The targets (issue 23): entries' p95 under
+250 ms, no errors for the tables, polls working. Everything stays on
+loopback and every loop ends with the run.
+
+    python benchmarks/abuse.py                  # deploy/serve, 30 s, SQLite
+    python benchmarks/abuse.py --plain          # leafpile's own server
+    python benchmarks/abuse.py --database-url postgresql+psycopg://...
+
+Needs Linux (every 127.x.y.z address is this machine) and, for the default,
+Debian's nginx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import load  # noqa: E402  (the load benchmark's server, client and phones)
+
+ROOT = Path(__file__).resolve().parent.parent
+ABUSERS = [f"127.0.0.{n}" for n in range(2, 8)]
+HONEST_SOLVER = "127.0.2.1"
+TARGET_ACTION_P95_MS = 250.0
+HINT_EVERY_S = 5.0
+BOUNDARY = "leafpile-abuse-boundary"
+
+
+def export(events: int, undo_redo: bool) -> bytes:
+    """A score pad export of ``events`` events (rounds; or rounds then undo/redo pairs)."""
+    rounds = events if not undo_redo else max(1, events // 4)
+    log: list[dict[str, Any]] = [
+        {"kind": "action", "payload": {"type": "AddRound", "scores": [n % 7, n % 5]}}
+        for n in range(rounds)
+    ]
+    while len(log) < events:
+        log.append({"kind": "undo"})
+        if len(log) < events:
+            log.append({"kind": "redo"})
+    return json.dumps(
+        {
+            "format": "leafpile-table",
+            "format_version": 1,
+            "game": "scorepad",
+            "title": "Abuse",
+            "setup": {"players": ["Ana", "Ben"], "options": {"lowest_wins": False}, "seed": 1},
+            "events": log,
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+LARGEST_ACCEPTED = export(5_000, undo_redo=False)
+ISSUE_FILE = export(40_000, undo_redo=True)
+
+
+def multipart(csrf: str, data: bytes) -> tuple[bytes, str]:
+    body = (
+        (
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{csrf}\r\n'
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="t.json"\r\n'
+            "Content-Type: application/json\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{BOUNDARY}--\r\n".encode()
+    )
+    return body, f"multipart/form-data; boundary={BOUNDARY}"
+
+
+async def raw_request(
+    port: int, source: str, method: str, path: str, cookie: bytes = b"",
+    body: bytes = b"", content_type: str = "", htmx: bool = False,
+) -> int:  # fmt: skip
+    """One request on a fresh connection from ``source``; the status (or 0)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    try:
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
+        if cookie:
+            head.append("Cookie: " + cookie.decode())
+        if htmx:
+            head.append("HX-Request: true")
+        if body or method == "POST":
+            head += [f"Content-Type: {content_type}", f"Content-Length: {len(body)}"]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        await writer.drain()
+        status_line = await reader.readline()
+        await reader.read()  # the rest, until the server closes
+        return int(status_line.split()[1]) if status_line else 0
+    finally:
+        writer.close()
+
+
+@dataclass
+class Abuse:
+    outcomes: dict[str, Counter[int]] = field(default_factory=dict)
+    errors: Counter[str] = field(default_factory=Counter)
+    honest_hints: Counter[int] = field(default_factory=Counter)
+
+    def count(self, kind: str, status: int) -> None:
+        self.outcomes.setdefault(kind, Counter())[status] += 1
+
+
+async def session_from(port: int, source: str) -> load.Phone:
+    phone = load.Phone(load.Connection(port, source=source))
+    status, body = await phone.connection.request("GET", "/")
+    match = load.CSRF_RE.search(body)
+    if status != 200 or not match:
+        raise SystemExit(f"the home page answered {status} to {source}")
+    phone.csrf = match.group(1).decode()
+    phone.poster = load.Connection(port, cookie=phone.connection.cookie, source=source)
+    return phone
+
+
+async def solitaire_table(port: int, phone: load.Phone) -> str:
+    conn = phone.connection
+    status, _ = await conn.request(
+        "POST", "/solitaire/new", {"csrf_token": phone.csrf, "deal": str(random.randint(1, 999))}
+    )
+    if status != 303 or "/t/" not in conn.location:
+        raise SystemExit(f"a new solitaire deal answered {status}")
+    token = conn.location.rsplit("/t/", 1)[1]
+    await conn.request("GET", f"/t/{token}")
+    return token
+
+
+async def abuser(port: int, source: str, abuse: Abuse, start: float, end: float) -> None:
+    phone = await session_from(port, source)
+    token = await solitaire_table(port, phone)
+    cookie = phone.connection.cookie
+    counter = [0]
+
+    async def loop(kind: str) -> None:
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        while time.perf_counter() < end:
+            counter[0] += 1
+            try:
+                if kind == "import":
+                    data = LARGEST_ACCEPTED if counter[0] % 2 else ISSUE_FILE
+                    body, ctype = multipart(phone.csrf, data)
+                    status = await raw_request(port, source, "POST", "/import", cookie, body, ctype)
+                elif kind == "zip":
+                    offset = f"{counter[0] % 97 / 10:.1f}"  # new options: no cache helps
+                    status = await raw_request(
+                        port, source, "GET", f"/print/deck.zip?offset_x={offset}", cookie
+                    )
+                else:
+                    which = "hint" if counter[0] % 2 else "check"
+                    status = await raw_request(
+                        port, source, "GET", f"/t/{token}/solitaire/{which}", cookie, htmx=True
+                    )
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                abuse.errors[f"{kind}: {type(exc).__name__}"] += 1
+                await asyncio.sleep(0.2)
+                continue
+            abuse.count(kind, status)
+            if status in (429, 503):
+                await asyncio.sleep(0.05)  # an abuser ignores Retry-After, barely
+
+    await asyncio.gather(*(loop(kind) for kind in ("import", "zip", "solver") for _ in range(3)))
+    phone.connection.close()
+
+
+async def honest_solver(port: int, abuse: Abuse, start: float, end: float) -> None:
+    phone = await session_from(port, HONEST_SOLVER)
+    token = await solitaire_table(port, phone)
+    next_at = start + 1.0
+    while True:
+        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        if time.perf_counter() >= end:
+            break
+        try:
+            status, _ = await asyncio.wait_for(
+                phone.connection.request("GET", f"/t/{token}/solitaire/hint", htmx=True), 15
+            )
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, load.HttpError):
+            status = 0
+        abuse.honest_hints[status] += 1
+        next_at += HINT_EVERY_S
+    phone.connection.close()
+
+
+async def open_table_from(port: int, phones: int, n: int) -> load.Table:
+    source = f"127.0.1.{n + 1}"
+    host = await session_from(port, source)
+    form = {"csrf_token": host.csrf, "player1": "Ana", "player2": "Ben", "wins": "highest",
+            "title": f"Honest table {n}"}  # fmt: skip
+    status, _ = await host.connection.request("POST", "/new/scorepad", form)
+    if status != 303 or "/t/" not in host.connection.location:
+        raise SystemExit(f"creating table {n} answered {status}")
+    token = host.connection.location.rsplit("/t/", 1)[1]
+    guests = [await session_from(port, source) for _ in range(phones - 1)]
+    table = load.Table(token, [host, *guests])
+    for phone in table.phones:
+        await phone.connection.request("GET", f"/t/{token}")
+    return table
+
+
+async def run(port: int, tables: int, phones: int, seconds: float) -> tuple[load.Results, Abuse]:
+    results, abuse = load.Results(), Abuse()
+    opened = [await open_table_from(port, phones, n) for n in range(tables)]
+    start = time.perf_counter() + 1.0
+    end = start + seconds
+    tasks = [load.trivial(port, results, start, end), honest_solver(port, abuse, start, end)]
+    tasks += [abuser(port, source, abuse, start, end) for source in ABUSERS]
+    for table in opened:
+        tasks.append(load.entries(table, results, start, end))
+        tasks += [load.poller(table, phone, results, start, end) for phone in table.phones]
+    await asyncio.gather(*tasks)
+    for table in opened:
+        for phone in table.phones:
+            phone.connection.close()
+            if phone.poster is not None:
+                phone.poster.close()
+    return results, abuse
+
+
+def start_plain(instance: Path, database_url: str | None) -> tuple[subprocess.Popen[bytes], int]:
+    """``leafpile`` itself (werkzeug's threaded server), limits on."""
+    port = load.free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEAFPILE_")}
+    env["LEAFPILE_INSTANCE"] = str(instance / "instance")
+    if database_url:
+        env["LEAFPILE_DATABASE_URL"] = database_url
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+        stderr=open(instance / "gunicorn.log", "wb"),  # noqa: SIM115
+    )  # fmt: skip
+    load.wait_until_up(process, port, instance, 60, "leafpile")
+    return process, port
+
+
+def start_deploy(instance: Path, database_url: str | None) -> tuple[subprocess.Popen[bytes], int]:
+    """``deploy/serve`` as documented, rate limits on (load.start_deploy turns them off)."""
+    port = load.free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEAFPILE_")}
+    env |= {"LEAFPILE_INSTANCE": str(instance / "instance"), "LEAFPILE_EXPIRE_DAYS": "0",
+            "LEAFPILE_LISTEN": f"127.0.0.1:{port}", "PYTHON": sys.executable}  # fmt: skip
+    if database_url:
+        env["LEAFPILE_DATABASE_URL"] = database_url
+    process = subprocess.Popen(
+        ["bash", str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=open(instance / "gunicorn.log", "wb"),  # noqa: SIM115
+    )  # fmt: skip
+    load.wait_until_up(process, port, instance, 90, "deploy/serve")
+    return process, port
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--phones", type=int, default=5, help="phones per table")
+    parser.add_argument("--plain", action="store_true", help="leafpile instead of deploy/serve")
+    parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= 250:
+        raise SystemExit("--tables: 1 to 250 (each has its own address 127.0.1.N)")
+    random.seed(23)
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    with tempfile.TemporaryDirectory(prefix="leafpile-abuse-") as folder:
+        instance = Path(folder)
+        starter = start_plain if args.plain else start_deploy
+        process, port = starter(instance, args.database_url)
+        try:
+            results, abuse = asyncio.run(run(port, args.tables, args.phones, args.seconds))
+        except BaseException:
+            print((instance / "gunicorn.log").read_text(errors="replace")[-3000:], file=sys.stderr)
+            raise
+        finally:
+            load.stop_server(process)
+    action = load.percentiles(results.latencies["action"])
+    poll = load.percentiles(results.latencies["poll"])
+    hints = dict(sorted(abuse.honest_hints.items()))
+    report = {
+        "benchmark": "leafpile abuse",
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_average_before": load_before,
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        },
+        "server": {
+            "command": "leafpile (werkzeug, threaded)" if args.plain else "deploy/serve",
+            "database": "postgresql" if args.database_url else "sqlite (WAL)",
+            "rate_limits": "on",
+        },
+        "load": {"seconds": args.seconds, "tables": args.tables, "phones_per_table": args.phones,
+                 "abusers": len(ABUSERS), "abuser_loops": "3 imports + 3 zips + 3 solver each"},
+        "honest_action_ms": action,
+        "honest_poll_ms": poll,
+        "trivial_ms": load.percentiles(results.latencies["trivial"]),
+        "polls_with_a_fresh_board": results.poll_changed,
+        "honest_errors": sum(results.errors.values()),
+        "honest_error_kinds": results.errors,
+        "honest_hints_by_status": hints,
+        "abusers_by_status": {k: dict(sorted(v.items())) for k, v in abuse.outcomes.items()},
+        "abuser_connection_errors": dict(abuse.errors),
+        "targets_met": {
+            "action_p95_under_250ms": action.get("p95", 1e9) < TARGET_ACTION_P95_MS,
+            "zero_honest_errors": not results.errors,
+            "polls_kept_working": results.poll_changed > 0 and poll.get("count", 0) > 0,
+        },
+    }  # fmt: skip
+    report["ok"] = all(report["targets_met"].values())
+    print(json.dumps(report, indent=2))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""Telling the phones at a table that it changed: a nudge, never the table.
+
+A *nudge* is a table token and its new version (or :data:`MOVED`: the table
+was deleted, or a rematch started from it). The phones that watch the table
+fetch their own board when they get one, through the one projection
+(:mod:`companion.web.viewer`), so nothing secret ever travels this way.
+
+Fan-out has two layers:
+
+* :class:`Notifier`, in process memory: the streams one process holds wait
+  on it, and every commit made by this process announces to it at once.
+* :class:`PostgresBridge`, across processes and machines: every commit also
+  sends ``NOTIFY leafpile_tables, '<token> <version>'`` in its own
+  transaction (so only committed changes are announced, and only once they
+  are), and one listening connection per process hands what it hears to
+  that process's notifier. Several gunicorn workers, or several app servers
+  on one database, need no other moving part. SQLite has no such channel: it
+  serves one machine's processes, and there a phone that misses a nudge from
+  another process catches up on its slow fallback poll (the ``leafpile``
+  server is one process, so it misses none).
+
+What changed is found where every write of a table ends up: the ORM flush
+(:func:`_collect`) sees a table row whose ``version`` moved, a deleted table
+row, or a new rematch row. So the write path names no notifier, and a new
+kind of write announces itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import event, inspect, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from .store import TableRow
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "leafpile_tables"
+#: The "version" of a table that was deleted or that a rematch replaced: a
+#: phone that gets it always fetches (and is sent on from there).
+MOVED = -1
+
+
+@dataclass(eq=False)
+class Watch:
+    """One stream's interest in one table: the newest version announced."""
+
+    token: str
+    version: int
+    _wake: threading.Event = field(default_factory=lambda: threading.Event())
+
+    def wait(self, timeout: float) -> bool:
+        """Block until a nudge newer than the last one, or ``timeout``; True if nudged."""
+        nudged = self._wake.wait(timeout)
+        self._wake.clear()
+        return nudged
+
+
+class Notifier:
+    """The tables this process's streams watch, and a way to wake them.
+
+    ``threading`` primitives, looked up when a notifier is made: under gevent
+    (the servers that hold streams) they are gevent's, under threads they are
+    the OS's, and the code is the same.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._watches: dict[str, set[Watch]] = {}
+
+    def watch(self, token: str, version: int) -> Watch:
+        found = Watch(token, version)
+        with self._lock:
+            self._watches.setdefault(token, set()).add(found)
+        return found
+
+    def forget(self, watch: Watch) -> None:
+        with self._lock:
+            watches = self._watches.get(watch.token)
+            if watches is not None:
+                watches.discard(watch)
+                if not watches:
+                    del self._watches[watch.token]
+
+    def publish(self, token: str, version: int) -> int:
+        """Wake the streams of ``token`` that have not seen ``version`` yet; how many."""
+        woken = 0
+        with self._lock:
+            for watch in self._watches.get(token, ()):
+                if version == MOVED or version > watch.version:
+                    watch.version = version
+                    watch._wake.set()
+                    woken += 1
+        return woken
+
+    def watched(self) -> list[str]:
+        with self._lock:
+            return list(self._watches)
+
+    def watching(self) -> int:
+        """How many streams wait (for the benchmark and the tests)."""
+        with self._lock:
+            return sum(len(w) for w in self._watches.values())
+
+
+# --- finding what a commit changed ------------------------------------------------
+
+_PENDING = "leafpile_nudges"
+
+
+@dataclass
+class _Target:
+    notifier: Notifier
+    postgres: bool
+
+
+_TARGETS: weakref.WeakKeyDictionary[Engine, _Target] = weakref.WeakKeyDictionary()
+
+
+def attach(engine: Engine, notifier: Notifier) -> None:
+    """Announce every table change committed through ``engine`` to ``notifier``
+    (and, on PostgreSQL, to every process listening on the database)."""
+    _TARGETS[engine] = _Target(notifier, engine.dialect.name == "postgresql")
+
+
+def _target(session: Session) -> tuple[_Target, Any] | None:
+    try:
+        connection = session.connection()
+    except Exception:  # a session with nothing bound: not ours
+        return None
+    target = _TARGETS.get(connection.engine)
+    return (target, connection) if target is not None else None
+
+
+@event.listens_for(Session, "after_flush")
+def _collect(session: Session, _context: Any) -> None:
+    nudges: dict[str, int] = {}
+    rematched: list[int] = []
+    for obj in session.dirty:
+        if isinstance(obj, TableRow) and inspect(obj).attrs.version.history.has_changes():
+            nudges[obj.token] = obj.version
+    for obj in session.deleted:
+        if isinstance(obj, TableRow):
+            nudges[obj.token] = MOVED
+    for obj in session.new:
+        if type(obj).__tablename__ == "rematches":
+            rematched.append(obj.old_table_id)
+    if not nudges and not rematched:
+        return
+    found = _target(session)
+    if found is None:
+        return
+    target, connection = found
+    if rematched:
+        rows = connection.execute(select(TableRow.token).where(TableRow.id.in_(rematched)))
+        nudges.update((token, MOVED) for (token,) in rows)
+    if target.postgres:
+        # Transactional: PostgreSQL delivers it at commit, never on a rollback.
+        for token, version in nudges.items():
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{token} {version}"},
+            )
+    session.info.setdefault(_PENDING, {}).update(nudges)
+    session.info["leafpile_target"] = target
+
+
+@event.listens_for(Session, "after_commit")
+def _announce(session: Session) -> None:
+    nudges = session.info.pop(_PENDING, None)
+    target = session.info.pop("leafpile_target", None)
+    if nudges and target is not None:
+        for token, version in nudges.items():
+            target.notifier.publish(token, version)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop(session: Session) -> None:
+    session.info.pop(_PENDING, None)
+    session.info.pop("leafpile_target", None)
+
+
+# --- across processes: PostgreSQL LISTEN ------------------------------------------
+
+
+def parse_payload(payload: str) -> tuple[str, int] | None:
+    """``'<token> <version>'`` -> (token, version); None for anything else."""
+    token, _, version = payload.partition(" ")
+    try:
+        number = int(version)
+    except ValueError:
+        return None
+    if not token or (number < 0 and number != MOVED):
+        return None
+    return token, number
+
+
+class PostgresBridge:
+    """One listening connection for this process: what any process commits
+    reaches the streams this one holds.
+
+    Started by the first stream (never while the app is built, so a forked
+    gunicorn worker opens its own). When the connection drops it reconnects
+    with a growing pause, then asks the database for the version of every
+    watched table, so a nudge lost meanwhile is made up for at once.
+    """
+
+    def __init__(self, engine: Engine, notifier: Notifier) -> None:
+        self.engine = engine
+        self.notifier = notifier
+        self._started = False
+        self._lock = threading.Lock()
+        self.connected = threading.Event()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._run, name="leafpile-listen", daemon=True).start()
+
+    def _run(self) -> None:
+        pause = 0.5
+        while True:
+            try:
+                self._listen()
+            except Exception as exc:  # the database went away: try again, slower
+                log.warning("listening for table changes failed (%s); retrying", exc)
+            self.connected.clear()
+            time.sleep(pause * random.uniform(0.8, 1.2))
+            pause = min(pause * 2, 30.0)
+
+    def _listen(self) -> None:
+        import psycopg  # the postgres extra; only imported when PostgreSQL is in use
+
+        url = self.engine.url.set(drivername="postgresql")
+        dsn = url.render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            self.connected.set()
+            self._catch_up(connection, self.notifier.watched())
+            while True:
+                for note in connection.notifies(timeout=30.0):
+                    found = parse_payload(note.payload)
+                    if found is not None:
+                        self.notifier.publish(*found)
+                connection.execute("SELECT 1")  # a dead connection shows here
+
+    def _catch_up(self, connection: Any, tokens: Iterable[str]) -> None:
+        tokens = list(tokens)
+        if not tokens:
+            return
+        rows = dict(
+            connection.execute(
+                "SELECT token, version FROM tables WHERE token = ANY(%s)", (tokens,)
+            ).fetchall()
+        )
+        for token in tokens:
+            self.notifier.publish(token, int(rows[token]) if token in rows else MOVED)

@@ -1,0 +1,123 @@
+"""Game nights that leave the app: BG Stats links, BoardGameGeek CSVs, a backup.
+
+Thin views over :mod:`companion.tables.exports` and
+:mod:`companion.tables.backup`:
+
+* ``/t/<token>/bgg.csv``: a finished table's play, BGG-ready (one row a player);
+* ``/records/plays.csv``: every finished play on this server, BGG-ready (the
+  same plays the records page counts, one row per player per play);
+* ``/backup``: a backup of the tables this browser hosts (created or
+  imported), with their results and name merges, restorable with
+  ``leafpile restore``. A whole-server backup holds every table's address,
+  so it is the host's command line (``leafpile backup``), never a web page.
+
+The end screen's "Send to BG Stats" link comes from :func:`bgstats_link`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, Response, abort
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from companion.tables.backup import backup
+from companion.tables.exports import (
+    Play,
+    bgg_csv,
+    bgstats_url,
+    play_from_summary,
+    plays_from_results,
+)
+from companion.tables.results import ensure_backfilled, result_lines
+from companion.tables.store import EventRow, MemberRow, NoSuchTable, Snapshot, TableRow
+from companion.tables.summaries import Summary, summarise
+
+from . import store
+from .viewer import known_device
+
+bp = Blueprint("exports", __name__)
+
+
+def play_of(snap: Snapshot, summary: Summary) -> Play:
+    """The play a finished table's snapshot and summary describe."""
+    counted = [e for e in snap.events if not e.undone]
+    started = counted[0].created_at if counted else snap.table.created_at
+    finished = counted[-1].created_at if counted else snap.table.updated_at
+    table = snap.table
+    return play_from_summary(table.token, table.title, table.players, summary, finished, started)
+
+
+def bgstats_link(snap: Snapshot, summary: Summary) -> str:
+    """The end screen's "Send to BG Stats" address (BG Stats' push-plays format)."""
+    return bgstats_url(play_of(snap, summary))
+
+
+def _csv(body: str, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.get("/t/<token>/bgg.csv")
+def table_plays(token: str) -> Any:
+    try:
+        snap = store().snapshot(token)
+    except NoSuchTable:
+        abort(404)
+    table = snap.table
+    summary = summarise(
+        table.game, table.players, table.options, table.seed, snap.actions, snap.state
+    )
+    if summary is None:
+        return Response(
+            "This game is not finished yet: its play can be logged once it is over.\n",
+            status=409,
+            mimetype="text/plain",
+        )
+    return _csv(bgg_csv([play_of(snap, summary)]), "leafpile-play-bgg.csv")
+
+
+@bp.get("/records/plays.csv")
+def all_plays() -> Any:
+    ensure_backfilled(store())
+    with Session(store().engine) as session:
+        lines = result_lines(session)
+        started = {
+            token: first
+            for token, first in session.execute(
+                select(TableRow.token, func.min(EventRow.created_at))
+                .join(EventRow, EventRow.table_id == TableRow.id)
+                .group_by(TableRow.token)
+            )
+        }
+    return _csv(bgg_csv(plays_from_results(lines, started)), "leafpile-plays-bgg.csv")
+
+
+@bp.get("/backup")
+def download_backup() -> Any:
+    device = known_device()
+    hosted: list[int] = []
+    if device is not None:
+        with Session(store().engine) as session:
+            hosted = list(
+                session.scalars(
+                    select(MemberRow.table_id).where(
+                        MemberRow.device == device, MemberRow.role == "host"
+                    )
+                )
+            )
+    data = backup(store().engine, table_ids=hosted)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    return Response(
+        json.dumps(data, ensure_ascii=False),
+        mimetype="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="leafpile-backup-{stamp}.json"',
+        },
+    )

@@ -1,0 +1,358 @@
+"""Print-service presets: exactly the card files each service asks for.
+
+A preset turns a deck (``deck`` or ``standard-deck``) into what one
+print-on-demand service takes, from that service's published template:
+
+- **The Game Crafter** (``thegamecrafter``): one PNG per card face and one for
+  the back, 825 x 1125 pixels at 300 dpi (a 2.5 x 3.5 in poker card with
+  1/8 in of bleed all round), sRGB.
+- **MakePlayingCards** (``makeplayingcards``): the same, 822 x 1122 pixels
+  (36 pixels of bleed a side).
+- **DriveThruCards** (``drivethrucards``): one PDF/X-1a:2003 file in CMYK,
+  every page a 2.75 x 3.75 in card side (1/8 in bleed), each face followed by
+  its back, total ink at most 240 %. reportlab draws the cards in CMYK (our
+  own ink-limited conversion, :func:`ink_limited_cmyk`) and Ghostscript
+  writes the PDF/X-1a file; without Ghostscript this preset says so and
+  writes nothing.
+
+Every preset uses the full card back (a print shop's ink costs nothing more)
+and the poker size. Where each number comes from is in ``docs/printing.md``.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2
+from PIL import Image
+from reportlab.lib.colors import CMYKColor, Color
+from reportlab.pdfgen.canvas import Canvas
+
+from .deck import BACK_DARK, CardDrawer, Rect, card_back
+from .images import card_faces, srgb_profile
+from .sheet import SANS
+
+DPI = 300
+TRIM_IN = (2.5, 3.5)
+"""Every service's poker card, trimmed: 63.5 x 88.9 mm, our poker size."""
+INK_LIMIT = 2.40
+"""DriveThruCards' total ink limit: cyan + magenta + yellow + black <= 240 %."""
+SERVICE_DECKS = ("deck", "standard-deck")
+
+
+@dataclass(frozen=True)
+class Service:
+    name: str
+    title: str
+    bleed_px: float
+    """Bleed on each side, in pixels at :data:`DPI`."""
+    output: str
+    """``png`` (a zip of images) or ``pdfx`` (one PDF/X-1a:2003 file)."""
+    upload: str
+    """How to hand the files over, in a sentence for the README and the page."""
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """A card side with its bleed, in pixels at :data:`DPI`."""
+        width, height = TRIM_IN
+        return (round(width * DPI + 2 * self.bleed_px), round(height * DPI + 2 * self.bleed_px))
+
+    @property
+    def bleed_pt(self) -> float:
+        return self.bleed_px * 72 / DPI
+
+    @property
+    def page_pt(self) -> tuple[float, float]:
+        """A card side with its bleed, in points (what each image or page is)."""
+        width, height = self.size_px
+        return width * 72 / DPI, height * 72 / DPI
+
+
+SERVICES: dict[str, Service] = {
+    service.name: service
+    for service in (
+        Service(
+            "thegamecrafter",
+            "The Game Crafter",
+            37.5,
+            "png",
+            "Make a Poker Deck, upload the face images in file-name order (one per card) "
+            "and back.png as the deck's back.",
+        ),
+        Service(
+            "makeplayingcards",
+            "MakePlayingCards",
+            36.0,
+            "png",
+            "Choose custom poker-size cards with a different image per front, upload the "
+            "face images in file-name order and back.png as the one back for every card.",
+        ),
+        Service(
+            "drivethrucards",
+            "DriveThruCards",
+            37.5,
+            "pdfx",
+            "Upload the one PDF as the card file: every card is two pages, its face "
+            "then its back, PDF/X-1a:2003 in CMYK.",
+        ),
+    )
+}
+
+
+class ServiceUnavailable(ValueError):
+    """A preset that needs a tool this computer does not have."""
+
+
+def service_for(name: str) -> Service:
+    """The preset called ``name``. Raises ``ValueError`` naming the choices."""
+    if name not in SERVICES:
+        raise ValueError(f"unknown print service {name!r}: choose one of {', '.join(SERVICES)}")
+    return SERVICES[name]
+
+
+def ghostscript() -> str | None:
+    """Where Ghostscript is (``gs``), or ``None``."""
+    return shutil.which("gs")
+
+
+def unavailable_reason(service: Service) -> str | None:
+    """Why ``service`` cannot be made on this computer, or ``None`` if it can."""
+    if service.output == "pdfx" and ghostscript() is None:
+        return (
+            f"{service.title} asks for one PDF/X-1a:2003 file in CMYK, which Leafpile makes "
+            "with Ghostscript, and Ghostscript (the gs command) is not installed on this "
+            "computer. Install it (Debian and Ubuntu: apt-get install ghostscript; macOS: "
+            "brew install ghostscript) and try again; the other presets work without it."
+        )
+    return None
+
+
+def ink_limited_cmyk(colour: Color) -> CMYKColor:
+    """``colour`` as CMYK with full black generation, total ink <= :data:`INK_LIMIT`.
+
+    Black takes the grey component of the colour (so at most two of cyan,
+    magenta and yellow are ever used); if the sum still passes the limit,
+    the three colour inks are scaled down to fit. A simple, predictable
+    conversion, not a colour-managed one: the files say so in their README.
+
+    >>> ink_limited_cmyk(Color(0, 0, 0)).black
+    1.0
+    """
+    if isinstance(colour, CMYKColor):
+        c, m, y, k = colour.cyan, colour.magenta, colour.yellow, colour.black
+    else:
+        r, g, b = colour.rgb()
+        k = 1.0 - max(r, g, b)
+        if k >= 1.0:
+            return CMYKColor(0, 0, 0, 1)
+        c, m, y = ((1.0 - v - k) / (1.0 - k) for v in (r, g, b))
+    colours = c + m + y
+    if colours + k > INK_LIMIT and colours > 0:
+        scale = max(0.0, INK_LIMIT - k) / colours
+        c, m, y = c * scale, m * scale, y * scale
+    return CMYKColor(*(round(min(1.0, max(0.0, v)), 4) for v in (c, m, y, k)))
+
+
+def _card_pages(
+    sides: Sequence[tuple[CardDrawer, bool]], service: Service, *, cmyk: bool, title: str
+) -> bytes:
+    """One page per card side: the card (poker size) plus the service's bleed,
+    with TrimBox and BleedBox. ``sides`` are (drawer, paint the back's dark
+    ground over the whole page)."""
+    page = service.page_pt
+    bleed = service.bleed_pt
+    buffer = io.BytesIO()
+    canvas = Canvas(
+        buffer,
+        pagesize=page,
+        invariant=1,
+        initialFontName=SANS,
+        enforceColorSpace=ink_limited_cmyk if cmyk else None,
+        trimBox=(bleed, bleed, page[0] - bleed, page[1] - bleed),
+        bleedBox=(0, 0, page[0], page[1]),
+    )
+    canvas.setTitle(title)
+    canvas.setAuthor("Leafpile")
+    canvas.setCreator("Leafpile print-and-play kit")
+    rect = Rect(bleed, bleed, page[0] - 2 * bleed, page[1] - 2 * bleed)
+    for draw, dark_ground in sides:
+        if dark_ground:
+            canvas.setFillColor(BACK_DARK)
+            canvas.rect(0, 0, page[0], page[1], stroke=0, fill=1)
+        draw(canvas, rect, bleed)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _check_deck(deck: str) -> None:
+    if deck not in SERVICE_DECKS:
+        raise ValueError(
+            f"a print service makes one deck at a time: choose {' or '.join(SERVICE_DECKS)}, "
+            f"not {deck!r}"
+        )
+
+
+def service_files(name: str, deck: str) -> tuple[bytes, str, str]:
+    """(the file, its download name, its media type) for ``deck`` at service ``name``.
+
+    Raises ``ValueError`` for an unknown service or deck, and
+    :class:`ServiceUnavailable` when this computer lacks what the preset needs.
+    """
+    service = service_for(name)
+    _check_deck(deck)
+    reason = unavailable_reason(service)
+    if reason:
+        raise ServiceUnavailable(reason)
+    if service.output == "pdfx":
+        return drivethrucards_pdf(deck, service), f"leafpile-{deck}-{name}.pdf", "application/pdf"
+    return _png_zip(deck, service), f"leafpile-{deck}-{name}-png.zip", "application/zip"
+
+
+def _png_zip(deck: str, service: Service) -> bytes:
+    faces = card_faces(deck)
+    unique: dict[str, CardDrawer] = {}
+    for _, key, draw in faces:
+        unique.setdefault(key, draw)
+    sides = [(draw, False) for draw in unique.values()] + [(card_back, True)]
+    pdf = _card_pages(sides, service, cmyk=False, title=f"Leafpile {deck} for {service.title}")
+    profile = srgb_profile()
+    images: list[bytes] = []
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for index in range(len(document)):
+            bitmap = document[index].render(scale=DPI / 72)
+            image: Image.Image = bitmap.to_pil().convert("RGB").crop((0, 0, *service.size_px))
+            out = io.BytesIO()
+            image.save(out, "PNG", dpi=(DPI, DPI), icc_profile=profile, compress_level=6)
+            images.append(out.getvalue())
+    finally:
+        document.close()
+    by_key = dict(zip(unique, images, strict=False))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("README.txt", _readme(deck, service, len(faces)))
+        for file_name, key, _ in faces:
+            archive.writestr(file_name, by_key[key])
+        archive.writestr("back.png", images[-1])
+    return buffer.getvalue()
+
+
+def _readme(deck: str, service: Service, count: int) -> str:
+    width, height = service.size_px
+    return (
+        f"Leafpile {deck} for {service.title}\n\n"
+        f"{count} card faces in deck order (the file names sort in that order) and one back,\n"
+        f"back.png, the same for every card.\n"
+        f"Each image is {width} x {height} pixels at {DPI} dpi: a {TRIM_IN[0]} x {TRIM_IN[1]} in "
+        f"poker card with {service.bleed_px:g} pixels of bleed on every side, sRGB (the profile\n"
+        "is in each file). Text and symbols stay at least 3 mm inside the cut line.\n\n"
+        f"{service.upload}\n"
+    )
+
+
+def _pdfx_definitions(title: str, profile: Path | None) -> str:
+    """Ghostscript's PDF/X settings: version, trapping, and the output intent
+    (SWOP, registered as CGATS TR 001, the condition DriveThruCards names)."""
+    escaped = title.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    lines = [
+        "[ /GTS_PDFXVersion (PDF/X-1a:2003) /GTS_PDFXConformance (PDF/X-1a:2003)",
+        f"  /Title ({escaped}) /Trapped /False /DOCINFO pdfmark",
+    ]
+    if profile is not None:
+        lines += [
+            "[/_objdef {icc_PDFX} /type /stream /OBJ pdfmark",
+            "[{icc_PDFX} << /N 4 >> /PUT pdfmark",
+            f"[{{icc_PDFX}} ({profile}) (r) file /PUT pdfmark",
+        ]
+    lines += [
+        "[/_objdef {OutputIntent_PDFX} /type /dict /OBJ pdfmark",
+        "[{OutputIntent_PDFX} << /Type /OutputIntent /S /GTS_PDFX",
+        "  /OutputCondition (SWOP: US web offset, coated paper)",
+        "  /OutputConditionIdentifier (CGATS TR 001) /RegistryName (http://www.color.org)",
+        "  /Info (CGATS TR 001, SWOP)",
+    ]
+    if profile is not None:
+        lines.append("  /DestOutputProfile {icc_PDFX}")
+    lines += [
+        ">> /PUT pdfmark",
+        "[{Catalog} << /OutputIntents [ {OutputIntent_PDFX} ] >> /PUT pdfmark",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+CMYK_PROFILES = (
+    Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),
+    *sorted(Path("/usr/share/ghostscript").glob("*/iccprofiles/default_cmyk.icc")),
+)
+"""Ghostscript's own CMYK profile ("Artifex CMYK SWOP Profile"), embedded as
+the output intent's profile when it is found; without it the registered
+condition name alone stands, which PDF/X-1a allows."""
+
+
+def _cmyk_profile() -> Path | None:
+    return next((path for path in CMYK_PROFILES if path.is_file()), None)
+
+
+def to_pdfx(pdf: bytes, title: str) -> bytes:
+    """Ghostscript rewrites ``pdf`` (already all CMYK) as PDF/X-1a:2003.
+
+    Raises :class:`ServiceUnavailable` without Ghostscript, ``ValueError``
+    when it fails.
+    """
+    gs = ghostscript()
+    if gs is None:
+        raise ServiceUnavailable(str(unavailable_reason(SERVICES["drivethrucards"])))
+    profile = _cmyk_profile()
+    with tempfile.TemporaryDirectory(prefix="leafpile-pdfx-") as folder:
+        work = Path(folder)
+        source, target, settings = work / "cards.pdf", work / "cards-x1a.pdf", work / "pdfx.ps"
+        source.write_bytes(pdf)
+        settings.write_text(_pdfx_definitions(title, profile), encoding="ascii")
+        command = [
+            gs,
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dQUIET",
+            "-sDEVICE=pdfwrite",
+            "-dPDFX",
+            "-dCompatibilityLevel=1.4",
+            "-sColorConversionStrategy=CMYK",
+            "-sProcessColorModel=DeviceCMYK",
+            "-dEmbedAllFonts=true",
+            "-dSubsetFonts=true",
+            "-dAutoRotatePages=/None",
+            "-dHaveTransparency=false",
+            f"-sOutputFile={target}",
+        ]
+        if profile is not None:
+            command.insert(1, f"--permit-file-read={profile}")
+        command += [str(settings), str(source)]
+        try:
+            subprocess.run(command, check=True, capture_output=True, timeout=300)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+            detail = getattr(error, "stderr", b"") or b""
+            raise ValueError(
+                "Ghostscript could not write the PDF/X-1a file: "
+                + detail.decode("utf-8", "replace").strip()[-300:]
+            ) from None
+        return target.read_bytes()
+
+
+def drivethrucards_pdf(deck: str, service: Service | None = None) -> bytes:
+    """The DriveThruCards file: every card's face then its back, PDF/X-1a:2003."""
+    service = service or SERVICES["drivethrucards"]
+    _check_deck(deck)
+    sides: list[tuple[CardDrawer, bool]] = []
+    for _, _, draw in card_faces(deck):
+        sides += [(draw, False), (card_back, True)]
+    title = f"Leafpile {deck} for {service.title}"
+    return to_pdfx(_card_pages(sides, service, cmyk=True, title=title), title)

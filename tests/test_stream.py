@@ -1,0 +1,220 @@
+"""The change stream (issue 21): what a commit announces, and what the stream says.
+
+The notifier is in process memory; every write that moves a table's version
+(or deletes it, or starts its rematch) must wake the streams that watch that
+table and no other, and a stream carries nothing but the table's version.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from companion.tables.notify import MOVED, Notifier, parse_payload
+from companion.web.stream import nudge
+
+# --- the notifier alone -----------------------------------------------------------
+
+
+def test_a_publish_wakes_the_watches_of_its_table_only():
+    notifier = Notifier()
+    mine, other = notifier.watch("aaa", 3), notifier.watch("bbb", 3)
+    assert notifier.publish("aaa", 4) == 1
+    assert mine.wait(0) and mine.version == 4
+    assert not other.wait(0)
+
+
+def test_an_old_or_repeated_version_wakes_nobody():
+    notifier = Notifier()
+    watch = notifier.watch("aaa", 5)
+    assert notifier.publish("aaa", 5) == 0
+    assert notifier.publish("aaa", 2) == 0
+    assert not watch.wait(0)
+
+
+def test_moved_always_wakes():
+    notifier = Notifier()
+    watch = notifier.watch("aaa", 9)
+    assert notifier.publish("aaa", MOVED) == 1
+    assert watch.wait(0) and watch.version == MOVED
+
+
+def test_a_forgotten_watch_is_gone():
+    notifier = Notifier()
+    watch = notifier.watch("aaa", 0)
+    notifier.forget(watch)
+    assert notifier.watching() == 0 and notifier.watched() == []
+    assert notifier.publish("aaa", 1) == 0
+
+
+def test_a_waiting_thread_is_woken_by_a_publish_from_another():
+    notifier = Notifier()
+    watch = notifier.watch("aaa", 0)
+    woke: list[bool] = []
+    waiter = threading.Thread(target=lambda: woke.append(watch.wait(30)))
+    waiter.start()
+    time.sleep(0.05)
+    notifier.publish("aaa", 1)
+    waiter.join(10)
+    assert woke == [True]
+
+
+@pytest.mark.parametrize(
+    ("payload", "parsed"),
+    [
+        ("tok 7", ("tok", 7)),
+        ("tok -1", ("tok", MOVED)),
+        ("tok -2", None),
+        ("tok seven", None),
+        (" 7", None),
+        ("", None),
+    ],
+)
+def test_notify_payloads(payload, parsed):
+    assert parse_payload(payload) == parsed
+
+
+def test_a_nudge_is_the_version_and_nothing_else():
+    assert nudge(12) == b"id: 12\ndata: 12\n\n"
+    assert nudge(MOVED) == b"id: moved\ndata: moved\n\n"
+
+
+# --- commits announce themselves --------------------------------------------------
+
+
+@pytest.fixture
+def notifier(app) -> Notifier:
+    return app.extensions["leafpile_notifier"]
+
+
+def test_an_entry_a_seat_takeover_and_an_undo_each_announce_the_new_version(
+    app, notifier, make_table, new_client_phone
+):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watch = notifier.watch(table.token, 0)
+    ana = new_client_phone()
+    assert ana.act(table, "add-round", score0="3", score1="4").status_code == 200
+    assert watch.wait(0) and watch.version == 1
+    assert ana.post(f"/t/{table.token}/undo", {"version": "1"}).status_code == 200
+    assert watch.wait(0) and watch.version == 2
+
+
+def test_a_refused_entry_announces_nothing(app, notifier, make_table, new_client_phone):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watch = notifier.watch(table.token, 0)
+    ana = new_client_phone()
+    assert ana.act(table, "add-round", score0="x", score1="4").status_code == 422
+    assert ana.act(table, "add-round", version=7, score0="1", score1="4").status_code == 409
+    assert not watch.wait(0) and watch.version == 0
+
+
+def test_deleting_a_table_announces_it_moved(app, store, notifier, make_table):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watch = notifier.watch(table.token, 0)
+    store.delete_table(table.token)
+    assert watch.wait(0) and watch.version == MOVED
+
+
+def test_a_write_to_another_table_wakes_nobody_here(app, notifier, make_table, phone):
+    here = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    there = make_table("scorepad", ["Cy", "Di"], {"lowest_wins": False})
+    watch = notifier.watch(here.token, 0)
+    assert phone.act(there, "add-round", score0="1", score1="2").status_code == 200
+    assert not watch.wait(0)
+
+
+# --- the stream over the test client ----------------------------------------------
+
+
+def _events(response, count: int) -> list[str]:
+    """The first ``count`` event blocks of a streamed response."""
+    blocks: list[str] = []
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            blocks.append(block)
+            if len(blocks) == count:
+                return blocks
+    return blocks
+
+
+def test_the_stream_opens_with_the_version_then_says_each_change(
+    app, store, make_table, new_client_phone
+):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watcher = app.test_client()
+    response = watcher.get(f"/t/{table.token}/stream", buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["X-Accel-Buffering"] == "no"
+    assert "Set-Cookie" not in response.headers  # no session opened
+    ana = new_client_phone()
+    writer = threading.Timer(0.2, lambda: ana.act(table, "add-round", score0="7", score1="4"))
+    writer.start()
+    first, second = _events(response, 2)
+    writer.join()
+    response.close()
+    assert first == "retry: 2000\nid: 0\ndata: 0"
+    assert second == "id: 1\ndata: 1"
+
+
+def test_the_spectator_stream_follows_the_same_table(app, make_table, phone):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    phone.act(table, "add-round", score0="7", score1="4")
+    response = app.test_client().get(f"/v/{table.view_token}/stream", buffered=False)
+    assert _events(response, 1) == ["retry: 2000\nid: 1\ndata: 1"]
+    response.close()
+
+
+def test_a_quiet_stream_sends_heartbeats(app, make_table):
+    app.config["LEAFPILE_STREAM_HEARTBEAT"] = 0.05
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    response = app.test_client().get(f"/t/{table.token}/stream", buffered=False)
+    assert _events(response, 3)[1:] == [": ", ": "]
+    response.close()
+
+
+def test_a_stream_ends_after_its_lifetime_and_forgets_its_watch(app, notifier, make_table):
+    app.config["LEAFPILE_STREAM_LIFETIME"] = 0.1
+    app.config["LEAFPILE_STREAM_HEARTBEAT"] = 0.02
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    response = app.test_client().get(f"/t/{table.token}/stream")
+    assert response.status_code == 200
+    assert response.get_data(as_text=True).endswith(": \n\n")  # ends by itself
+    assert notifier.watching() == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/t/nosuchtable/stream",
+        "/v/nosuchtable/stream",
+        "/t/%00/stream",
+        "/t/" + "x" * 65 + "/stream",
+    ],
+)
+def test_a_stream_of_no_table_is_a_plain_404(app, client, notifier, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.mimetype in ("text/plain", "text/html")
+    assert notifier.watching() == 0
+
+
+def test_a_stream_is_read_with_get_only(app, client, make_table):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    assert client.post(f"/t/{table.token}/stream").status_code == 405
+
+
+def test_the_board_falls_back_to_a_slow_poll(app, phone, make_table):
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    page = phone.get(f"/t/{table.token}").get_data(as_text=True)
+    assert 'hx-trigger="every 60s, wake"' in page
+    assert "/static/stream." in page
+    app.config["LEAFPILE_FALLBACK_POLL_SECONDS"] = 3600
+    page = phone.get(f"/t/{table.token}").get_data(as_text=True)
+    assert 'hx-trigger="every 3600s, wake"' in page

@@ -1,0 +1,275 @@
+"""The change stream over real HTTP (issue 21): the `leafpile` server, two app
+servers on one PostgreSQL, and the production setup (nginx + gunicorn's gevent
+workers). A write made through one server must reach a stream held by another;
+the `leafpile` server closes idle connections and caps how many it holds.
+
+Timeouts here bound a broken setup; nothing depends on the machine being quiet.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_concurrency import HttpPhone, Served, board_version, database_url, free_port, serve
+
+from companion.tables.store import Base, Store
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 30.0  # seconds: a bound for a broken server, never a timing
+
+
+class StreamReader:
+    """A raw HTTP/1.1 GET of a stream; ``next()`` is the next event's data."""
+
+    def __init__(self, port: int, path: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        self.sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        self.buffer = b""
+        head = self._until(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1])
+        self.headers = head.decode("latin-1").lower()
+
+    def _until(self, mark: bytes) -> bytes:
+        while mark not in self.buffer:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise EOFError(self.buffer)
+            self.buffer += chunk
+        found, self.buffer = self.buffer.split(mark, 1)
+        return found
+
+    def next(self) -> str:
+        """The data of the next event (heartbeats skipped; chunk sizes ignored)."""
+        while True:
+            block = self._until(b"\n\n").decode()
+            data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
+            if data:
+                return data[0]
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _new_table(db_url: str) -> tuple[str, str]:
+    store = Store(db_url)
+    table = store.create_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    store.engine.dispose()
+    return table.token, table.view_token
+
+
+def _enter(url: str, token: str, score: int) -> int:
+    phone = HttpPhone(url).open()
+    board = phone.request("GET", f"/t/{token}/board")
+    version = board_version(board.body)
+    answer = phone.post(
+        f"/t/{token}/act",
+        {"action": "add-round", "version": str(version), "score0": str(score), "score1": "1"},
+    )
+    assert answer.status == 200, answer.body[:500]
+    phone.close()
+    return version + 1
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> Iterator[str]:
+    url = database_url(tmp_path)
+    yield url
+    if os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
+        engine = Store(url).engine
+        Base.metadata.drop_all(engine)
+        engine.dispose()
+
+
+def _postgres_only() -> None:
+    if not os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
+        pytest.skip("across processes needs PostgreSQL (LEAFPILE_TEST_DATABASE_URL)")
+
+
+# --- the `leafpile` server --------------------------------------------------------
+
+
+def test_a_write_nudges_a_stream_on_the_leafpile_server(tmp_path, db_url):
+    served = serve("leafpile", tmp_path, db_url)
+    try:
+        token, view_token = _new_table(db_url)
+        player = StreamReader(served.port, f"/t/{token}/stream")
+        spectator = StreamReader(served.port, f"/v/{view_token}/stream")
+        assert player.status == 200 and "text/event-stream" in player.headers
+        assert "set-cookie" not in player.headers
+        assert player.next() == "0" and spectator.next() == "0"
+        new_version = _enter(served.url, token, 5)
+        assert player.next() == str(new_version)
+        assert spectator.next() == str(new_version)
+        player.close()
+        spectator.close()
+    finally:
+        served.stop()
+    assert "Traceback" not in served.log.read_text(), served.log.read_text()[-3000:]
+
+
+def _serve_with(env: dict[str, str], tmp_path: Path, db_url: str) -> Served:
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return serve("leafpile", tmp_path, db_url)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_the_leafpile_server_closes_idle_connections_and_caps_how_many_it_holds(tmp_path, db_url):
+    served = _serve_with(
+        {"LEAFPILE_IDLE_SECONDS": "1", "LEAFPILE_MAX_CONNECTIONS": "4"}, tmp_path, db_url
+    )
+    try:
+        idle = [socket.create_connection(("127.0.0.1", served.port), timeout=WAIT)]
+        time.sleep(0.2)
+        assert idle[0].recv(1) == b""  # closed by the server, after its idle second
+        # Four silent connections fill the server; a fifth request waits its turn
+        # and is answered once the idle ones are closed.
+        opened = time.monotonic()
+        idle = [
+            socket.create_connection(("127.0.0.1", served.port), timeout=WAIT) for _ in range(4)
+        ]
+        phone = HttpPhone(served.url, timeout=WAIT)
+        assert phone.request("GET", "/healthz", htmx=False).status == 200
+        # It waited for a place: the first idle second ends after `opened`.
+        assert time.monotonic() - opened >= 1.0
+        phone.close()
+        for s in idle:
+            s.close()
+    finally:
+        served.stop()
+
+
+# --- across processes: PostgreSQL LISTEN/NOTIFY -------------------------------------
+
+
+def _gunicorn(tmp_path: Path, db_url: str, name: str) -> Served:
+    port = free_port()
+    env = {
+        **os.environ,
+        "LEAFPILE_INSTANCE": str(tmp_path / f"instance-{name}"),
+        "LEAFPILE_DATABASE_URL": db_url,
+    }
+    log = tmp_path / f"gunicorn-{name}.log"
+    command = [
+        sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gevent",
+        "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "2", "companion.wsgi:app",
+    ]  # fmt: skip
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    served = Served("gunicorn", port, process, log)
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            HttpPhone(served.url, timeout=2).request("GET", "/healthz", htmx=False)
+            return served
+        except OSError:
+            time.sleep(0.2)
+    served.stop(signal.SIGKILL)
+    raise AssertionError(log.read_text()[-3000:])
+
+
+def test_a_write_through_one_app_server_reaches_a_stream_on_another(tmp_path, db_url):
+    _postgres_only()
+    one = _gunicorn(tmp_path, db_url, "one")
+    other = _gunicorn(tmp_path, db_url, "other")
+    try:
+        token, _ = _new_table(db_url)
+        streams = [StreamReader(other.port, f"/t/{token}/stream") for _ in range(4)]
+        assert [s.next() for s in streams] == ["0"] * 4
+        version = _enter(one.url, token, 3)
+        assert [s.next() for s in streams] == [str(version)] * 4
+        # and back: the other server's write reaches streams on the first
+        mine = StreamReader(one.port, f"/t/{token}/stream")
+        assert mine.next() == str(version)
+        version = _enter(other.url, token, 4)
+        assert mine.next() == str(version)
+        for s in [*streams, mine]:
+            s.close()
+    finally:
+        one.stop()
+        other.stop()
+    for served in (one, other):
+        assert "Traceback" not in served.log.read_text(), served.log.read_text()[-3000:]
+
+
+# --- the production setup: nginx + gunicorn (gevent), twice, on one PostgreSQL ---------
+
+
+def _deploy(tmp_path: Path, db_url: str, name: str) -> Served:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.path.exists(nginx):
+        if os.environ.get("CI"):
+            pytest.fail("nginx is missing: .ci/run must install Debian's nginx")
+        pytest.skip("no nginx here (apt-get install nginx)")
+    port = free_port()
+    env = {
+        **os.environ,
+        "LEAFPILE_INSTANCE": str(tmp_path / f"deploy-{name}"),
+        "LEAFPILE_DATABASE_URL": db_url,
+        "LEAFPILE_LISTEN": f"127.0.0.1:{port}",
+        "LEAFPILE_WORKERS": "2",
+        "LEAFPILE_EXPIRE_DAYS": "0",
+        "PYTHON": sys.executable,
+    }
+    log = tmp_path / f"deploy-{name}.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            ["bash", str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    served = Served("deploy", port, process, log)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()[-3000:]
+        try:
+            if (
+                HttpPhone(served.url, timeout=5).request("GET", "/healthz", htmx=False).status
+                == 200
+            ):
+                return served
+        except OSError:
+            pass
+        time.sleep(0.2)
+    served.stop(signal.SIGKILL)
+    raise AssertionError(log.read_text()[-3000:])
+
+
+@pytest.mark.slow
+def test_two_production_setups_on_one_postgresql_nudge_each_others_phones(tmp_path, db_url):
+    _postgres_only()
+    one = _deploy(tmp_path, db_url, "one")
+    other = _deploy(tmp_path, db_url, "other")
+    try:
+        token, view_token = _new_table(db_url)
+        # Streams through nginx on the other setup: passed on unbuffered.
+        streams = [StreamReader(other.port, f"/t/{token}/stream") for _ in range(3)]
+        streams.append(StreamReader(other.port, f"/v/{view_token}/stream"))
+        assert all("x-accel-buffering" not in s.headers for s in streams)  # nginx keeps it
+        assert [s.next() for s in streams] == ["0"] * 4
+        version = _enter(one.url, token, 3)
+        assert [s.next() for s in streams] == [str(version)] * 4
+        for s in streams:
+            s.close()
+    finally:
+        one.stop()
+        other.stop()
