@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import take_seat
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -30,9 +31,11 @@ SIX = EIGHT[:6]
 
 
 def seat(page, url: str, name: str) -> None:
+    """Open the table and take ``name``'s seat (a one-player table asks nothing)."""
     page.goto(url)
-    page.get_by_role("button", name=name, exact=True).click()
-    expect(page.locator(".who-ask")).to_have_count(0)  # a solo game shows no who bar
+    if page.locator(".who-names").count():
+        take_seat(page, name)
+    page.evaluate("window.scrollTo(0, 0)")
 
 
 def picture(page, suffix: str = "") -> None:
@@ -143,8 +146,7 @@ def test_a_shared_phone_at_an_eight_player_venture_table_has_its_pad_on_the_firs
 ):
     table = venture_eight(live_server.store)
     page = new_phone(color_scheme="dark")
-    page.goto(f"{live_server.url}/t/{table.token}")
-    page.get_by_role("button", name="Passed around the table").click()
+    page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
     expect(page.locator(".who-bar")).to_contain_text("Shared phone")
     on_first_screen(page, page.get_by_role("group", name="Ana's bid"))
     page.get_by_role("button", name="Ana's bid: 9", exact=True).click()
@@ -366,8 +368,7 @@ def test_the_pairs_pad_of_an_eight_player_table_is_on_the_first_screen(live_serv
             {"type": "Deal", "player": player, "card": card},
         )
     page = new_phone()
-    page.goto(f"{live_server.url}/t/{table.token}")
-    page.get_by_role("button", name="Passed around the table").click()
+    page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
     expect(page.locator(".who-bar")).to_contain_text("Shared phone")
     pad = page.get_by_role("group", name=re.compile(r"hits: which card\?"))
     on_first_screen(page, pad)
