@@ -9,12 +9,21 @@ is kept, said to be waiting, and entered exactly once when the table is back.
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import pytest
+from conftest import take_seat
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+# tests/feel_check.js: controls a thumb cannot hit, unlabelled fields, sideways scrolling.
+FEEL_CHECK = "\n".join(
+    line
+    for line in (Path(__file__).parent / "feel_check.js").read_text().splitlines()
+    if not line.startswith("//")
+)
 SETTLE = 10_000  # ms: generous, so a busy machine never fails a correct app
 SCREEN = 844  # px: the phone's viewport height
 EIGHT = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
@@ -22,9 +31,11 @@ SIX = EIGHT[:6]
 
 
 def seat(page, url: str, name: str) -> None:
+    """Open the table and take ``name``'s seat (a one-player table asks nothing)."""
     page.goto(url)
-    page.get_by_role("button", name=name, exact=True).click()
-    expect(page.locator(".who-bar")).to_contain_text(f"You are {name}")
+    if page.locator(".who-names").count():
+        take_seat(page, name)
+    page.evaluate("window.scrollTo(0, 0)")
 
 
 def picture(page, suffix: str = "") -> None:
@@ -94,6 +105,7 @@ def test_the_venture_bid_pad_of_an_eight_player_table_is_on_the_first_screen(
     page = new_phone()
     seat(page, f"{live_server.url}/t/{table.token}", "Hal")
     on_first_screen(page, page.get_by_role("group", name="Your bid, Hal"))
+    assert page.evaluate(FEEL_CHECK) == []
     # The round just revealed comes right after what there is to do.
     assert (
         page.locator(".venture-reveal").bounding_box()["y"]
@@ -134,8 +146,7 @@ def test_a_shared_phone_at_an_eight_player_venture_table_has_its_pad_on_the_firs
 ):
     table = venture_eight(live_server.store)
     page = new_phone(color_scheme="dark")
-    page.goto(f"{live_server.url}/t/{table.token}")
-    page.get_by_role("button", name="Passed around the table").click()
+    page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
     expect(page.locator(".who-bar")).to_contain_text("Shared phone")
     on_first_screen(page, page.get_by_role("group", name="Ana's bid"))
     page.get_by_role("button", name="Ana's bid: 9", exact=True).click()
@@ -154,6 +165,7 @@ def test_the_lit_piles_of_a_six_player_table_are_on_the_first_screen(live_server
     expect(lit).to_have_count(2)
     for index in range(2):
         on_first_screen(page, lit.nth(index))
+    assert page.evaluate(FEEL_CHECK) == []
     lit.first.click()
     prompt = page.get_by_test_id("prompt")
     expect(prompt).to_contain_text("Ben's turn")
@@ -183,6 +195,33 @@ def test_a_six_player_score_pad_fits_and_a_refused_round_keeps_the_numbers(live_
     for index, points in enumerate(typed):
         expect(page.locator(f"#score{index}")).to_have_value(points)
     assert store.version(table.token) == 1
+
+
+def test_a_twelve_player_score_pad_shows_every_column_without_sideways_scrolling(
+    live_server, new_phone
+):
+    twelve = [*EIGHT, "Ivy", "Jo", "Kai", "Lou"]
+    store = live_server.store
+    table = store.create_table("scorepad", twelve, {"lowest_wins": True})
+    store.act(
+        table.token,
+        0,
+        {"type": "AddRound", "scores": [-120, 5, 17, 0, 104, 9, 33, 2, 8, 11, 999, 1]},
+    )
+    page = new_phone(color_scheme="dark")
+    seat(page, f"{live_server.url}/t/{table.token}", "Lou")
+    on_first_screen(page, page.get_by_role("button", name="Add the round"))
+    page.locator("table.scores").scroll_into_view_if_needed()
+    picture(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    # The table turns (a row per player) and every figure shows whole.
+    cut = page.evaluate("""() => [...document.querySelectorAll('table.scores td')].filter(
+        (cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent)""")
+    assert cut == []
+    rows = page.locator("table.scores-by-player tbody tr")
+    expect(rows).to_have_count(12)
+    expect(rows.nth(11)).to_contain_text("Lou")
+    expect(rows.nth(0).locator(".total")).to_have_text("-120")
 
 
 def test_a_tap_made_offline_is_kept_and_entered_once_when_the_table_is_back(live_server, new_phone):
@@ -287,3 +326,49 @@ def test_the_ash_size_choice_and_a_refusal_land_in_view(live_server, new_phone):
     picker = page.locator("#ash-sizes")
     expect(picker).to_be_in_viewport(ratio=1)
     expect(page.locator("#announcer")).to_contain_text("it becomes")
+
+
+def test_the_north_wind_place_step_has_its_button_on_the_first_screen(live_server, new_phone):
+    table = live_server.store.create_table("north_wind", ["Ana"], {"difficulty": "normal"})
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    page.get_by_label("Animal 1").select_option("fox")
+    page.get_by_label("Animal 2").select_option("owl")
+    page.get_by_role("button", name="These are its animals").click()
+    page.get_by_role("button", name="My turn is over: North Wind's turn").click()
+    for tile in ("sassafras", "orange", "bottom-right"):
+        page.locator("label.tile-choice", has_text=tile).first.click()
+    page.get_by_role("button", name="That is the card").click()
+    expect(page.locator(".nw-now")).to_contain_text("Take the top sassafras leaf")
+    page.evaluate("window.scrollTo(0, 0)")
+    on_first_screen(page, page.get_by_role("button", name="The leaf is down"))
+    # The long form of the North Wind's question: its answer is in view after it.
+    for colour, tips in (("red", 1), ("orange", 1), ("yellow", 2)):
+        page.locator(f"#tips_{colour}").fill(str(tips))
+    page.get_by_role("button", name="The leaf is down").click()
+    page.get_by_role("button", name="Done: a baby mushroom placed").click()
+    expect(page.locator(".nw-now")).to_contain_text("Enter the mat as it is now")
+    page.get_by_label("Mat space 1").select_option("frog")
+    page.get_by_label("Mat space 2").select_option("owl")
+    page.get_by_label("Mat space 3").select_option("fox")
+    page.get_by_role("button", name="Which animal does it take?").click()
+    answer = page.locator(".nw-last")
+    expect(answer).to_contain_text("the North Wind takes the")
+    in_viewport(page, answer)
+    expect(page.locator("#announcer")).to_contain_text("the North Wind takes the")
+
+
+def test_the_pairs_pad_of_an_eight_player_table_is_on_the_first_screen(live_server, new_phone):
+    store = live_server.store
+    table = store.create_table("pairs", EIGHT, {})
+    for player, card in zip(EIGHT, [7, 4, 9, 5, 6, 8, 10, 3], strict=True):
+        store.act(
+            table.token,
+            store.version(table.token),
+            {"type": "Deal", "player": player, "card": card},
+        )
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
+    expect(page.locator(".who-bar")).to_contain_text("Shared phone")
+    pad = page.get_by_role("group", name=re.compile(r"hits: which card\?"))
+    on_first_screen(page, pad)

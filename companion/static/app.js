@@ -25,11 +25,42 @@
               (active && board.contains(active) && active.matches(TYPING)));
   }
 
+  // Taps on their way: while one is, a poll neither leaves nor swaps the
+  // board, so the tap's answer lands on the board it was made on (a board
+  // swapped under it would leave the answer nowhere to go, unseen).
+  var tapsInFlight = 0;
+  var lastTapAt = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (!isPoller(event.detail.elt)) return;
-    // Skip this poll (the next one will catch up) while the phone sleeps, or
-    // while a board being typed into already knows the table changed.
-    if (document.hidden || (beingTyped() && changedUnderThumb)) event.preventDefault();
+    if (!isPoller(event.detail.elt)) {
+      tapsInFlight += 1;
+      lastTapAt = Date.now();
+      return;
+    }
+    if (tapsInFlight > 0 && Date.now() - lastTapAt > 20000) tapsInFlight = 0; // a lost count
+    // Skip this poll (the next one will catch up) while the phone sleeps, a
+    // tap is on its way, or a board being typed into knows the table changed.
+    if (tapsInFlight > 0) pollSkipped = true;
+    if (document.hidden || tapsInFlight > 0 || (beingTyped() && changedUnderThumb)) {
+      event.preventDefault();
+    }
+  });
+  var pollSkipped = false;
+  function wakePoll() {
+    var poller = document.querySelector(".poller");
+    if (poller && window.htmx) window.htmx.trigger(poller, "wake");
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isPoller(event.detail.elt) || tapsInFlight === 0) return;
+    tapsInFlight -= 1;
+    // A refresh held back for the tap goes now, on the board the tap answered.
+    if (tapsInFlight === 0 && pollSkipped) {
+      pollSkipped = false;
+      window.setTimeout(wakePoll, 50);
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    if (config && isPoller(config.elt) && tapsInFlight > 0) event.detail.shouldSwap = false;
   });
 
   // A board being typed into is not swapped away by a poll; the phone says
@@ -120,6 +151,7 @@
     }
     pending.push({path: config.path, verb: config.verb, values: values});
     showPending();
+    retrySoon();
     return true;
   }
 
@@ -137,6 +169,19 @@
       announce("Cancelled: nothing was sent.");
     });
     announce(words);
+  }
+
+  // While taps wait, ask the table every few seconds (a poll): the first
+  // answer that gets through sends them (a stream may have nothing to say).
+  var retryTimer = null;
+  function retrySoon() {
+    if (retryTimer) return;
+    retryTimer = window.setTimeout(function () {
+      retryTimer = null;
+      if (!pending.length) return;
+      wakePoll();
+      retrySoon();
+    }, 4000);
   }
 
   function resend() {
@@ -182,6 +227,13 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "board") return;
+    // The answer to "who is this phone" decides what is open itself (the
+    // who bar closes once a choice is made, even a second one).
+    var config = event.detail.requestConfig;
+    if (config && /\/me$/.test(config.path || "")) {
+      openDetails = [];
+      return;
+    }
     openDetails = Array.prototype.map.call(
       target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
   });
@@ -257,7 +309,9 @@
     var config = event.detail.requestConfig;
     if (!config || !elt || elt.id !== "board") return;
     if (config.elt && config.elt.classList && config.elt.classList.contains("poller")) return;
-    var post = config.verb !== "get";
+    // Saying who this phone is (a post to /me) is answered by the who bar
+    // itself, like a view change: no status line to scroll to.
+    var post = config.verb !== "get" && !/\/me$/.test(config.path || "");
     for (var i = 0; i < ANSWERS.length; i++) {
       var answer = document.querySelector(ANSWERS[i]);
       if (!answer) continue;
