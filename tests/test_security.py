@@ -27,6 +27,7 @@ from flask import Flask, url_for
 
 import companion.server as server_module
 from companion import create_app
+from companion.tables import models
 from companion.tables import store as store_module
 from companion.web import ratelimit
 
@@ -237,7 +238,7 @@ def test_a_join_code_stops_working_when_it_expires_and_a_fresh_one_replaces_it(
     assert client.get(f"/join?code={code}").status_code == 303
 
     later = expires + timedelta(seconds=1)
-    monkeypatch.setattr(store_module, "_now", lambda: later)
+    monkeypatch.setattr(models, "_now", lambda: later)
     expired = client.get(f"/join?code={code}")
     assert expired.status_code == 404
     assert "expire" in expired.get_data(as_text=True)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from companion import create_app
 from companion.rules import scorepad
+from companion.tables import models
 from companion.tables import store as store_module
 from companion.tables.store import (
     JOIN_ALPHABET,
@@ -302,7 +303,7 @@ def test_a_join_code_is_reused_while_valid_and_finds_its_table(store, pad):
 def test_an_expired_join_code_no_longer_works(store, pad, monkeypatch):
     code, _ = store.join_code(pad.token, minutes=30)
     later = store_module._now() + timedelta(minutes=31)
-    monkeypatch.setattr(store_module, "_now", lambda: later)
+    monkeypatch.setattr(models, "_now", lambda: later)
     with pytest.raises(NoSuchTable, match="codes expire"):
         store.table_for_code(code)
     assert store.join_code(pad.token, minutes=30)[0] != code

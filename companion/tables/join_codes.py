@@ -29,9 +29,16 @@ from datetime import datetime, timedelta
 from sqlalchemy import DateTime, String, delete, select, text
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from . import store as store_module
-from .store import JOIN_ALPHABET, Base, JoinCodeRow, TableError, TableRow, TableView
+from . import models  # models._now, looked up per call: tests move the clock there
+from .core import StoreCore
+from .errors import NoSuchTable, TableError
+from .log import TableView, _view
+from .models import Base, JoinCodeRow, TableRow
 
+# Join codes avoid look-alikes (0/O, 1/I/L, 2/Z, 5/S, 8/B) so they can be read
+# across a table and typed on a phone without mistakes.
+JOIN_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+JOIN_CODE_LENGTH = 5
 #: Wrong secrets a live code takes from anywhere before it is retired.
 MAX_MISSES = 5
 #: Code lengths a server may choose (LEAFPILE_JOIN_CODE_LENGTH).
@@ -84,7 +91,7 @@ def issue(session: Session, table: TableRow, minutes: int, length: int) -> tuple
     """The table's live code, or a new one of ``length`` characters (in a write)."""
     if not SHORTEST <= length <= LONGEST:
         raise ValueError(f"a join code has {SHORTEST} to {LONGEST} characters, not {length}")
-    now = store_module._now()
+    now = models._now()
     session.execute(delete(JoinCodeRow).where(JoinCodeRow.expires_at < now))
     session.execute(delete(JoinCodeMissRow).where(JoinCodeMissRow.expires_at < now))
     live = session.scalar(
@@ -124,13 +131,13 @@ def find(session: Session, typed: str) -> TableView | str:
     valid = code.isascii() and code.isalnum() and SHORTEST <= len(code) <= LONGEST
     if not valid:
         return NOT_FOUND.format(code=code[:16])
-    now = store_module._now()
+    now = models._now()
     candidates = _live_with_locator(session, code[: locator_length(len(code))], now)
     for row in candidates:
         if secrets.compare_digest(row.code, code):
             table = session.get(TableRow, row.table_id)
             assert table is not None
-            return store_module._view(table)
+            return _view(table)
     retired = False
     for row in candidates:  # the right place, the wrong secret: a miss against that code
         if len(row.code) != len(code):
@@ -140,3 +147,24 @@ def find(session: Session, typed: str) -> TableView | str:
             session.execute(delete(JoinCodeRow).where(JoinCodeRow.code == row.code))
             retired = True
     return RETIRED if retired else NOT_FOUND.format(code=code)
+
+
+class JoinCodesMixin(StoreCore):
+    """The store's join codes: issuing one for a table, opening a table by one."""
+
+    def join_code(
+        self, token: str, minutes: int, length: int = JOIN_CODE_LENGTH
+    ) -> tuple[str, datetime]:
+        """A short code for the table, reused while it is valid, else a new one
+        (see :mod:`companion.tables.join_codes`)."""
+        with self._write() as session:
+            return issue(session, self._row(session, token), minutes, length)
+
+    def table_for_code(self, code: str) -> TableView:
+        """The table a typed code opens; a wrong code is :class:`NoSuchTable`, and a
+        wrong secret for a live code counts against that code (issue 23)."""
+        with self._write() as session:
+            found = find(session, code)
+        if isinstance(found, str):
+            raise NoSuchTable(found)
+        return found

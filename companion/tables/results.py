@@ -51,11 +51,12 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .store import MAX_NAME_LENGTH, Base, TableRow
+from .models import MAX_NAME_LENGTH, Base, MemberRow, TableRow
 from .summaries import Summary, is_over, summarise
 
 if TYPE_CHECKING:
-    from .store import Snapshot, Store
+    from .core import StoreCore
+    from .log import Snapshot
 
 
 def _now() -> datetime:
@@ -130,15 +131,11 @@ Scope = Select[Any] | None
 
 def group_tables(device: str | None) -> Select[Any]:
     """The ids of the tables this browser is a member of (none for an unknown browser)."""
-    from .store import MemberRow
-
     return select(MemberRow.table_id).where(MemberRow.device == (device or "-"))
 
 
 def hosted_tables(device: str | None) -> Select[Any]:
     """The ids of the tables this browser started (or imported)."""
-    from .store import MemberRow
-
     return select(MemberRow.table_id).where(
         MemberRow.device == (device or "-"), MemberRow.role == "host"
     )
@@ -396,7 +393,7 @@ class BackfillRow(Base):
     done_at: Mapped[datetime] = mapped_column(DateTime, default=_now)
 
 
-def ensure_backfilled(store: Store) -> None:
+def ensure_backfilled(store: StoreCore) -> None:
     """Once per database: write the result rows of tables finished before they were kept.
 
     Each table is (re)recorded in its own write, which replaces its rows, so

@@ -2,7 +2,8 @@
 
 The new table is linked to the old one (the ``rematches`` table), and every
 phone still polling the old table, spectators included, is sent to the new
-one on its next poll (:func:`follow_url`, asked by the poll views). The old
+one on its next poll (:func:`companion.web.follow.follow_url`, asked by the
+poll views). The old
 table stays as it was, readable at its address.
 """
 
@@ -20,6 +21,7 @@ from companion.tables.store import MAX_TITLE_LENGTH, NoSuchTable, TableError, Ta
 from companion.tables.summaries import is_over
 
 from . import sentence, store
+from .table import render_board
 from .viewer import is_host
 
 bp = Blueprint("rematch", __name__)
@@ -84,8 +86,6 @@ def start_rematch(token: str) -> TableView:
 
 @bp.post("/t/<token>/rematch")
 def rematch(token: str) -> Any:
-    from .table import render_board  # here, not at the top: table.py imports this module
-
     try:
         store().table(token)
     except NoSuchTable:
@@ -102,42 +102,3 @@ def rematch(token: str) -> Any:
     if request.headers.get("HX-Request"):
         return Response(status=204, headers={"HX-Redirect": target})
     return redirect(target, code=303)
-
-
-# --- following a rematch from the old table's polls -----------------------------------
-
-_FOLLOW_SQL = (
-    "SELECT n.token, n.view_token FROM rematches r"
-    " JOIN tables o ON o.id = r.old_table_id"
-    " JOIN tables n ON n.id = r.new_table_id"
-    " WHERE o.{column} = {marker}"
-)
-
-
-def follow_url(token: str, *, spectator: bool = False) -> str | None:
-    """Where a phone polling this table (or its spectator view) should go now, if anywhere.
-
-    One indexed query straight to the driver, like ``Store.version``: it is
-    asked on every poll.
-    """
-    source = store()
-    marker = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(
-        source.engine.dialect.paramstyle, "?"
-    )
-    sql = _FOLLOW_SQL.format(column="view_token" if spectator else "token", marker=marker)
-    connection = source.engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        try:
-            cursor.execute(sql, (token,))
-            found = cursor.fetchone()
-        finally:
-            cursor.close()
-    finally:
-        connection.close()
-    if not found:
-        return None
-    new_token, new_view_token = found
-    if spectator:
-        return url_for("table.view", view_token=new_view_token)
-    return url_for("table.page", token=new_token)

@@ -44,9 +44,9 @@ from companion.tables.store import (
 )
 
 from . import csrf_token, sentence, store
+from .follow import follow_url
 from .games import FormError, FormPrompt, Screen
 from .games import load as load_screens
-from .rematch import follow_url
 from .viewer import (
     Viewer,
     device_id,

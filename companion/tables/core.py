@@ -1,0 +1,305 @@
+"""The store's core: its engine and sessions, tables as a whole (create, look
+up, list, delete), and a table's snapshot, rebuilt from the log and cached
+per version.
+
+:class:`StoreCore` is the base of the store's other parts (writes, seats,
+import and export, expiry, join codes: one module each), which
+:class:`companion.tables.store.Store` puts together.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from threading import Lock
+from typing import Any
+
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
+
+from companion.rules.errors import RuleError
+
+from .checks import _check_token, _clip, check_player_names, plain_text
+from .errors import NoSuchTable, TableError
+from .games import load
+from .log import Event, Snapshot, TableView, _view, replay, resolve_log
+from .models import (
+    MAX_TITLE_LENGTH,
+    EventRow,
+    JoinCodeRow,
+    MemberRow,
+    SeatRow,
+    TableRow,
+    _create_schema,
+    _private_sqlite_file,
+    _sqlite_pragmas,
+)
+
+
+class StoreCore:
+    """The engine, sessions, tables and the snapshot cache; safe across threads."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"))
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        if self.is_sqlite:
+            _private_sqlite_file(self.engine.url.database)
+            _sqlite_pragmas(self.engine)
+        _create_schema(self.engine)
+        # Keyed by token, never by id: SQLite reuses the id of a deleted table
+        # (a refused import deletes its table), and a cache keyed by id would
+        # then show the new table the deleted one's state.
+        self._cache: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+        self._newest: dict[str, int] = {}  # token -> newest cached version
+        self._cache_lock = Lock()
+        # The driver's placeholder, for the statements sent straight to it
+        # (the version here, the viewer facts in seats.py).
+        self._marker = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(
+            self.engine.dialect.paramstyle, "?"
+        )
+        self._version_sql = f"SELECT version FROM tables WHERE token = {self._marker}"
+
+    # sessions
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with Session(self.engine) as session:
+            yield session
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        with self.engine.connect() as conn:
+            if self.is_sqlite:
+                conn = conn.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+            with Session(bind=conn) as session, session.begin():
+                yield session
+
+    # tables
+
+    def create_table(
+        self,
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        title: str = "",
+        seed: int | None = None,
+    ) -> TableView:
+        """Create a table after checking the game accepts this setup."""
+        row, _ = self._new_table_row(game, players, options, title, seed)
+        with self._write() as session:
+            session.add(row)
+            session.flush()
+            view = _view(row)
+        return view
+
+    @staticmethod
+    def _new_table_row(
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        title: str,
+        seed: int | None,
+    ) -> tuple[TableRow, Any]:
+        """A checked, unsaved table row and the game's first state."""
+        kind = load().get(game)
+        if kind is None:
+            raise TableError(f"there is no game called {_clip(game, 24)!r}")
+        names = tuple(check_player_names(players, kind))
+        options = dict(options or {})
+        seed = secrets.randbelow(2**31) if seed is None else int(seed)
+        try:
+            state = kind.new_state(names, options, seed)
+        except RuleError as exc:
+            raise TableError(str(exc)) from exc
+        title = plain_text(title)[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
+        row = TableRow(
+            token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
+            view_token=secrets.token_urlsafe(24),
+            game=game,
+            title=title,
+            setup={"players": list(names), "options": options, "seed": seed},
+            version=0,
+        )
+        return row, state
+
+    def table(self, token: str) -> TableView:
+        with self._read() as session:
+            return _view(self._row(session, token))
+
+    def table_by_view_token(self, view_token: str) -> TableView:
+        _check_token(view_token)
+        with self._read() as session:
+            row = session.scalar(select(TableRow).where(TableRow.view_token == view_token))
+            if row is None or not secrets.compare_digest(row.view_token, view_token):
+                raise NoSuchTable("there is no table at this address")
+            return _view(row)
+
+    def version(self, token: str) -> int:
+        """The table's version: the cheap query every phone polls."""
+        _check_token(token)
+        # Straight to the driver: SQLAlchemy's statement machinery cost more
+        # than the indexed query itself, and every phone asks every 2 s.
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(self._version_sql, (token,))
+                found = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool, which ends any transaction
+        version = found[0] if found else None
+        if version is None:
+            raise NoSuchTable("there is no table at this address")
+        return int(version)
+
+    def tables(self, game: str | None = None, limit: int = 50) -> list[TableView]:
+        """This server's tables, most recently played first."""
+        query = select(TableRow).order_by(TableRow.updated_at.desc(), TableRow.id.desc())
+        if game is not None:
+            query = query.where(TableRow.game == game)
+        with self._read() as session:
+            return [_view(row) for row in session.scalars(query.limit(limit))]
+
+    def delete_table(self, token: str) -> None:
+        with self._write() as session:
+            row = self._row(session, token)
+            session.query(JoinCodeRow).filter_by(table_id=row.id).delete()
+            session.query(SeatRow).filter_by(table_id=row.id).delete()
+            session.query(MemberRow).filter_by(table_id=row.id).delete()
+            session.query(EventRow).filter_by(table_id=row.id).delete()
+            session.delete(row)
+
+    # state
+
+    def snapshot(self, token: str) -> Snapshot:
+        """The table now: state rebuilt from the log (cached per version)."""
+        # The common case (a poll, a write) finds this version in the cache:
+        # one indexed version query, no ORM session, no JSON decoding.
+        with suppress(NoSuchTable):
+            cached = self._cached(token, self.version(token))
+            if cached is not None:
+                return cached
+        with self._read() as session:
+            row = self._row(session, token)
+            cached = self._cached(row.token, row.version)
+            if cached is not None:
+                return cached
+            return self._rebuild(session, row)
+
+    def _rebuild(self, session: Session, row: TableRow) -> Snapshot:
+        snap = self._catch_up(session, row)
+        if snap is not None:
+            self._remember(snap)
+            return snap
+        events = [
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device)
+            for e in session.scalars(
+                select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.seq)
+            )
+        ]
+        resolved = resolve_log(events)
+        view = _view(row)
+        state = replay(view, resolved.actions)
+        events = [
+            Event(
+                e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in resolved.undone, e.device
+            )
+            for e in events
+        ]
+        snap = Snapshot(
+            view,
+            state,
+            tuple(resolved.actions),
+            tuple(events),
+            len(resolved.actions) > resolved.floor,
+            bool(resolved.redo),
+        )
+        self._remember(snap)
+        return snap
+
+    def _catch_up(self, session: Session, row: TableRow) -> Snapshot | None:
+        """The table from an older cached version plus the actions since, if it can.
+
+        With several workers, each caches what it served; when another worker
+        wrote the last few versions, replaying the whole log here would cost
+        more the longer the game. If only plain actions came since a version
+        this process has, applying just those gives the same snapshot as a
+        full replay. Undo or redo since then: None (replay it all).
+        """
+        base = self._latest_cached(row.token, below=row.version)
+        if base is None:
+            return None
+        newer = list(
+            session.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == row.id, EventRow.seq > base.table.version)
+                .order_by(EventRow.seq)
+            )
+        )
+        if [e.seq for e in newer] != list(range(base.table.version + 1, row.version + 1)):
+            return None
+        payloads = [e.payload for e in newer if e.kind == "action"]
+        if len(payloads) != len(newer) or any(p is None for p in payloads):
+            return None  # an undo or redo came since: only a replay can say what counts
+        plain = [p for p in payloads if p is not None]
+        kind = load()[row.game]
+        state = base.state
+        for payload in plain:
+            state = kind.apply(state, payload)
+        added = tuple(
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device) for e in newer
+        )
+        return Snapshot(
+            _view(row),
+            state,
+            (*base.actions, *plain),
+            (*base.events, *added),
+            can_undo=True,
+            can_redo=False,
+        )
+
+    def _latest_cached(self, token: str, below: int) -> Snapshot | None:
+        with self._cache_lock:
+            version = self._newest.get(token)
+            if version is None or version >= below:
+                return None
+            return self._cache.get((token, version))
+
+    def _cached(self, token: str, version: int) -> Snapshot | None:
+        with self._cache_lock:
+            snap = self._cache.get((token, version))
+            if snap is not None:
+                self._cache.move_to_end((token, version))
+            return snap
+
+    def _remember(self, snap: Snapshot) -> None:
+        with self._cache_lock:
+            self._cache[(snap.table.token, snap.table.version)] = snap
+            token = snap.table.token
+            if self._newest.get(token, -1) < snap.table.version:
+                self._newest[token] = snap.table.version
+            while len(self._cache) > 256:
+                (old_token, old_version), _ = self._cache.popitem(last=False)
+                if self._newest.get(old_token) == old_version:
+                    del self._newest[old_token]
+
+    # helpers
+
+    @staticmethod
+    def _row(session: Session, token: str) -> TableRow:
+        _check_token(token)
+        row = session.scalar(select(TableRow).where(TableRow.token == token))
+        # The indexed lookup finds the row; the constant-time compare keeps the
+        # final check from leaking how much of a guessed token was right.
+        if row is None or not secrets.compare_digest(row.token, token):
+            raise NoSuchTable("there is no table at this address")
+        return row
+
+
+def _short_date() -> str:
+    return datetime.now().strftime("%d %b %H:%M")

@@ -1,0 +1,51 @@
+"""What the store refuses, and the messages it refuses with (for the person)."""
+
+from __future__ import annotations
+
+STALE_MESSAGE = (
+    "your tap was not entered: someone changed the table at the same moment. "
+    "This is the table as it is now; check it and tap again if you still want to"
+)
+
+
+class TableError(ValueError):
+    """A request the table cannot take; the message is for the person."""
+
+
+class NoSuchTable(TableError):
+    pass
+
+
+class StaleVersion(TableError):
+    """The phone acted on an older version than the table has now."""
+
+
+class NothingToUndo(TableError):
+    pass
+
+
+class SeatTaken(TableError):
+    """The seat is held by another phone: taking it over must be asked for."""
+
+
+class SeatHasEntry(SeatTaken):
+    """The seat is free, but another phone entered its hidden entry: taking
+    the seat takes that entry back, so it must be asked for too."""
+
+
+class AlreadyEntered(TableError):
+    """A tap whose id the log already holds: it was entered once, not again."""
+
+
+class TapUnknown(TableError):
+    """The database could not be asked whether a tap was entered."""
+
+
+TAP_UNKNOWN_MESSAGE = (
+    "the table could not be reached just now, so it is not known whether your tap was "
+    "entered. Reload the table and look before you tap again: a tap sent again is never "
+    "entered twice"
+)
+ALREADY_ENTERED_MESSAGE = (
+    "That tap had already reached the table and was entered once; it was not entered again"
+)

@@ -1,0 +1,267 @@
+"""A table as a file: the export, and importing one as a new table with
+every event checked.
+
+An import is folded once with the game's ``apply`` (see
+:meth:`ImportExportMixin.import_table`), so its cost is linear in the log,
+and it is written in one transaction, so a refused file leaves nothing
+behind.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+from sqlalchemy import Table, insert
+
+from companion.rules.errors import RuleError
+
+from . import results
+from .checks import _clip, plain_text
+from .core import StoreCore
+from .errors import TableError
+from .games import GameKind, load
+from .log import Event, Snapshot, TableView, _view, resolve_log, undo_size
+from .models import MAX_NAME_LENGTH, EventRow, _now
+
+MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
+MAX_IMPORT_DEPTH = 32  # no table's export nests deeper than a handful of levels
+MAX_SEED = 2**53  # a whole number every JSON reader keeps exactly
+
+
+class _DamagedEvent(TableError):
+    """An event that is not an event at all (said as is, not as "does not replay")."""
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and dicts nest in ``data`` (without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, dict | list) else []
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_IMPORT_DEPTH:
+            return deepest
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))
+    return deepest
+
+
+def _fold_import(
+    kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Check an export's events in one pass; the final state and the rows to write.
+
+    Mirrors :func:`resolve_log` and ``_append``'s checks: an action must be
+    legal where it stands, an undo needs an action after the last seat
+    takeover, a redo needs something undone. The stacks hold the state after
+    each action, so undo and redo cost nothing.
+    """
+    # The stacks hold tens of thousands of young objects: the cyclic garbage
+    # collector would scan them again and again (it doubled the time). The
+    # fold makes no cycles, so it runs with the collector paused.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _fold(kind, state, events, deadline)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _fold(
+    kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
+    first = state
+    done: list[Any] = []  # states after each action that counts
+    redo: list[Any] = []
+    floor = 0
+    records: list[dict[str, Any]] = []
+    for seq, ev in enumerate(events, start=1):
+        if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
+            raise _DamagedEvent("this export takes too long to check on this server")
+        if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo", "seat"):
+            raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+        kind_of = ev["kind"]
+        seat = ev.get("seat") if isinstance(ev.get("seat"), str) else None
+        payload = ev.get("payload")
+        now = done[-1] if done else first
+        if kind_of == "action":
+            if not isinstance(payload, Mapping):
+                raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+            payload = json.loads(json.dumps(dict(payload)))
+            done.append(_apply(kind, now, payload))
+            redo.clear()
+        elif kind_of == "seat":
+            if not isinstance(payload, Mapping) or not isinstance(payload.get("seat"), str):
+                raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+            payload = json.loads(json.dumps(dict(payload)))
+            withdrawn = payload.get("action")
+            if isinstance(withdrawn, dict):
+                done.append(_apply(kind, now, withdrawn))
+            redo.clear()
+            floor = len(done)
+        elif kind_of == "undo":
+            if len(done) <= floor:
+                raise TableError("there is nothing to undo")
+            reopen = payload if isinstance(payload, Mapping) else None
+            size = min(undo_size(reopen), len(done) - floor)
+            redo.append(done[-size:])
+            del done[-size:]
+            payload = {"type": "ReopenRound", "entries": size} if reopen and size > 1 else None
+        else:
+            if not redo:
+                raise TableError("there is nothing to redo")
+            done.extend(redo.pop())
+            payload = None
+        records.append(
+            {
+                "seq": seq,
+                "kind": kind_of,
+                "payload": payload,
+                "seat": (plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None,
+            }
+        )
+    return (done[-1] if done else first), records
+
+
+def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
+    try:
+        return kind.apply(state, payload)
+    except RuleError as exc:
+        raise TableError(str(exc)) from exc
+
+
+class ImportExportMixin(StoreCore):
+    """Exporting a table and importing an export as a new table."""
+
+    def export(
+        self,
+        token: str,
+        *,
+        events: Sequence[Event] | None = None,
+        snapshot: Snapshot | None = None,
+    ) -> dict[str, Any]:
+        """The table as a JSON-ready dict; ``events`` replaces the log (the
+        web layer passes the log as the person exporting may see it)."""
+        snap = snapshot or self.snapshot(token)
+        t = snap.table
+        # A deep copy: the payloads are the cached snapshot's own objects, and a
+        # caller editing the export must not change what the table shows.
+        return copy.deepcopy(
+            {
+                "format": "leafpile-table",
+                "format_version": 1,
+                "game": t.game,
+                "title": t.title,
+                "setup": {"players": list(t.players), "options": t.options, "seed": t.seed},
+                "created_at": t.created_at.isoformat() + "Z",
+                "events": [
+                    {
+                        "seq": e.seq,
+                        "kind": e.kind,
+                        "payload": e.payload,
+                        "seat": e.seat,
+                        "at": e.created_at.isoformat() + "Z",
+                    }
+                    for e in (snap.events if events is None else events)
+                ],
+            }
+        )
+
+    def import_table(
+        self,
+        data: Any,
+        check_options: Callable[[str, tuple[str, ...], Mapping[str, Any]], None] | None = None,
+        *,
+        max_events: int = 0,
+        max_seconds: float = 0.0,
+    ) -> TableView:
+        """Create a new table (new addresses) from an export, checking every event.
+
+        Linear in the log's length: the log is folded once with the game's
+        ``apply``, keeping the state after each action that counts, so an undo
+        pops a state and a redo pushes one back (replaying the log per event,
+        as before, cost minutes for a few thousand undos). Then the table and
+        all its events are written in one transaction, so a refused file
+        leaves nothing behind. ``check_options(game, players, options)``
+        checks the options as the new-table form would (the web layer knows
+        the forms); it raises :class:`TableError`. ``max_events`` and
+        ``max_seconds`` (0: the store's own ceiling, no time limit) bound what
+        one import may cost: the web layer passes its limits (issue 23).
+        """
+        if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
+            raise TableError("this file is not a Leafpile table export")
+        setup = data.get("setup")
+        events = data.get("events")
+        if not isinstance(setup, Mapping) or not isinstance(events, list):
+            raise TableError("this export has no setup or no events")
+        most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
+        if len(events) > most:
+            raise TableError(f"this export has more than {most:,} events")
+        game = data.get("game")
+        players = setup.get("players")
+        seed = setup.get("seed")
+        options = setup.get("options", {})
+        if not isinstance(game, str) or game not in load():
+            raise TableError(f"there is no game called {_clip(game, 24)!r} on this server")
+        if not isinstance(players, list) or not isinstance(options, Mapping):
+            raise TableError("this export's setup is damaged")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise TableError(
+                "this export's setup is damaged: its seed is not a whole number from 0 to 2⁵³"
+            )
+        if _depth(data) > MAX_IMPORT_DEPTH:
+            raise TableError("this export is nested far deeper than any Leafpile table")
+        title = data.get("title")
+        row, state = self._new_table_row(
+            game,
+            [str(p)[:200] for p in players],
+            options,
+            title if isinstance(title, str) else "",
+            seed,
+        )
+        if check_options is not None:
+            check_options(game, tuple(row.setup["players"]), options)
+        try:
+            deadline = time.monotonic() + max_seconds if max_seconds else None
+            state, records = _fold_import(load()[game], state, events, deadline)
+        except _DamagedEvent:
+            raise
+        except TableError as exc:
+            raise TableError(f"this export does not replay: {_clip(str(exc), 100)}") from exc
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+            # A file's actions are anybody's JSON: a game that meets a field of
+            # the wrong type (null scores, say) may fail outside its rule checks.
+            raise TableError("this export does not replay: it has a damaged action") from exc
+        row.version = len(records)
+        now = _now()
+        with self._write() as session:
+            session.add(row)
+            session.flush()
+            if records:  # one executemany through Core: the ORM's bulk path costs 5x
+                session.execute(
+                    insert(cast(Table, EventRow.__table__)),
+                    [{**r, "table_id": row.id, "created_at": now} for r in records],
+                )
+            log = [Event(r["seq"], r["kind"], r["payload"], r["seat"], now) for r in records]
+            resolved = resolve_log(log)
+            snap = Snapshot(
+                _view(row),
+                state,
+                tuple(resolved.actions),
+                tuple(
+                    Event(e.seq, e.kind, e.payload, e.seat, now, e.seq in resolved.undone)
+                    for e in log
+                ),
+                len(resolved.actions) > resolved.floor,
+                bool(resolved.redo),
+            )
+            results.record(session, None, snap)
+        self._remember(snap)
+        return snap.table

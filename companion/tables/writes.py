@@ -1,0 +1,247 @@
+"""Writing to a table's log: actions, undo and redo, with the version checks
+that let independent writes from several phones through and refuse stale
+ones.
+
+Writes carry the version the phone saw. A write made on an older version is
+checked against the table as it is now: it is accepted when it is still
+legal and nothing it depends on (the game's ``GameKind.depends_on``) changed
+since that version, so secret bids and reveals from several phones never
+refuse each other; otherwise it is refused as stale. A unique (table, seq)
+key means two writers can never both append the same version, on SQLite or
+PostgreSQL alike. A finished game's result rows are written in the same
+transaction (:func:`companion.tables.results.record`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from companion.rules.errors import RuleError
+
+from . import results
+from .checks import TAP_ID, plain_text
+from .core import StoreCore
+from .errors import (
+    ALREADY_ENTERED_MESSAGE,
+    STALE_MESSAGE,
+    TAP_UNKNOWN_MESSAGE,
+    AlreadyEntered,
+    NoSuchTable,
+    NothingToUndo,
+    StaleVersion,
+    TableError,
+    TapUnknown,
+)
+from .games import load
+from .log import Event, Snapshot, _view, reopened_round, replay, resolve_log
+from .models import MAX_NAME_LENGTH, EventRow, TableRow, _now
+
+
+class WritesMixin(StoreCore):
+    """Appending actions, undos and redos to a table's log."""
+
+    def act(
+        self,
+        token: str,
+        expected_version: int,
+        action: Mapping[str, Any],
+        seat: str | None = None,
+        *,
+        device: str | None = None,
+        tap: str | None = None,
+    ) -> Snapshot:
+        """Append one action if it is legal now; raise without writing if not."""
+        try:
+            # Apply exactly what the log will hold after a JSON round trip.
+            payload = json.loads(json.dumps(dict(action)))
+        except (TypeError, ValueError) as exc:
+            raise TableError(f"this action cannot be recorded: {exc}") from exc
+        return self._append(token, expected_version, "action", payload, seat, device, tap)
+
+    def undo(
+        self,
+        token: str,
+        expected_version: int,
+        seat: str | None = None,
+        *,
+        device: str | None = None,
+        tap: str | None = None,
+    ) -> Snapshot:
+        """Take back the last entry; an entry that revealed a secret round
+        takes back the whole round instead (LT4: see :func:`reopened_round`)."""
+        return self._append(token, expected_version, "undo", None, seat, device, tap)
+
+    def redo(
+        self,
+        token: str,
+        expected_version: int,
+        seat: str | None = None,
+        *,
+        device: str | None = None,
+        tap: str | None = None,
+    ) -> Snapshot:
+        return self._append(token, expected_version, "redo", None, seat, device, tap)
+
+    def _append(
+        self,
+        token: str,
+        expected_version: int,
+        kind: str,
+        payload: dict[str, Any] | None,
+        seat: str | None,
+        device: str | None = None,
+        tap: str | None = None,
+    ) -> Snapshot:
+        tap = tap if tap and TAP_ID.fullmatch(tap) else None
+        try:
+            with self._write() as session:
+                row = session.scalar(
+                    select(TableRow).where(TableRow.token == token).with_for_update()
+                )
+                if row is None:
+                    raise NoSuchTable("there is no table at this address")
+                if tap is not None and session.scalar(
+                    select(EventRow.seq).where(EventRow.table_id == row.id, EventRow.tap == tap)
+                ):
+                    raise AlreadyEntered(ALREADY_ENTERED_MESSAGE)
+                before = self._cached(row.token, row.version) or self._rebuild(session, row)
+                if row.version != expected_version and not self._commutes(
+                    session, row, before, expected_version, kind, payload
+                ):
+                    raise StaleVersion(STALE_MESSAGE)
+                state = None
+                if kind == "action":
+                    assert payload is not None
+                    try:
+                        state = load()[row.game].apply(before.state, payload)
+                    except RuleError as exc:
+                        raise TableError(str(exc)) from exc
+                elif kind == "undo" and not before.can_undo:
+                    raise NothingToUndo("there is nothing to undo")
+                elif kind == "undo":
+                    payload = reopened_round(before)
+                elif kind == "redo" and not before.can_redo:
+                    raise NothingToUndo("there is nothing to redo")
+                row.version += 1
+                row.updated_at = _now()
+                new_event = EventRow(
+                    table_id=row.id,
+                    seq=row.version,
+                    kind=kind,
+                    payload=payload,
+                    seat=(plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None,
+                    created_at=_now(),
+                    device=device,
+                    tap=tap,
+                )
+                session.add(new_event)
+                session.flush()
+                if kind != "action":  # undo or redo: replay the log
+                    after = self._rebuild(session, row)
+                else:
+                    assert payload is not None
+                    # A plain action extends the previous snapshot: no replay needed.
+                    after = Snapshot(
+                        _view(row),
+                        state,
+                        (*before.actions, payload),
+                        (
+                            *before.events,
+                            Event(
+                                row.version,
+                                kind,
+                                payload,
+                                new_event.seat,
+                                new_event.created_at,
+                                device=device,
+                            ),
+                        ),
+                        can_undo=True,
+                        can_redo=False,
+                    )
+                    self._remember(after)
+                results.record(session, before, after)  # a finished game's rows (issue 13)
+        except IntegrityError as exc:
+            # Another writer got this version first; or the same tap arrived
+            # twice at once and the other copy was entered (the unique index).
+            if tap is not None and self._tap_entered(token, tap):
+                raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
+            raise StaleVersion(STALE_MESSAGE) from exc
+        except OperationalError as exc:
+            # The lock was held too long (nothing was written), or the
+            # database went away, perhaps after committing: with a tap id,
+            # ask the log rather than guess.
+            if tap is None:
+                raise StaleVersion(STALE_MESSAGE) from exc
+            try:
+                entered = self._tap_entered(token, tap)
+            except Exception:  # still unreachable: say that we do not know
+                raise TapUnknown(TAP_UNKNOWN_MESSAGE) from exc
+            if entered:
+                raise AlreadyEntered(ALREADY_ENTERED_MESSAGE) from exc
+            raise StaleVersion(STALE_MESSAGE) from exc
+        return after
+
+    def _tap_entered(self, token: str, tap: str) -> bool:
+        with self._read() as session:
+            row = self._row(session, token)
+            found = session.scalar(
+                select(EventRow.seq).where(EventRow.table_id == row.id, EventRow.tap == tap)
+            )
+            return found is not None
+
+    def tap_entered(self, token: str, tap: str) -> bool:
+        """Whether a tap with this id is in the table's log (a retry's truthful answer)."""
+        if not TAP_ID.fullmatch(tap or ""):
+            return False
+        return self._tap_entered(token, tap)
+
+    def _commutes(
+        self,
+        session: Session,
+        row: TableRow,
+        now: Snapshot,
+        seen_version: int,
+        kind: str,
+        payload: dict[str, Any] | None,
+    ) -> bool:
+        """Whether an action made on an older version may still be entered now.
+
+        It may when the game says what the action depends on and that is the
+        same now as in the version the phone saw: the other writes since
+        then were independent of it (another player's secret bid, say).
+        Undo, redo and every action of a game that names no dependency
+        conflict with any change.
+        """
+        depends_on = load()[row.game].depends_on
+        if kind != "action" or payload is None or depends_on is None:
+            return False
+        if not 0 <= seen_version < row.version:
+            return False
+        then = self._state_at(session, row, seen_version)
+        try:
+            key = depends_on(then, payload)
+            return key is not None and bool(key == depends_on(now.state, payload))
+        except Exception:  # a malformed action depends on everything; apply() says why
+            return False
+
+    def _state_at(self, session: Session, row: TableRow, version: int) -> Any:
+        """The game state as it was at ``version`` of the table's log."""
+        cached = self._cached(row.token, version)
+        if cached is not None:
+            return cached.state
+        events = [
+            Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device)
+            for e in session.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == row.id, EventRow.seq <= version)
+                .order_by(EventRow.seq)
+            )
+        ]
+        return replay(_view(row), resolve_log(events).actions)
