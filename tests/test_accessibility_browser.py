@@ -58,6 +58,7 @@ def page_kinds(server) -> dict[str, str]:
     finish_north_wind(phone, won)
     pages["north wind end screen"] = f"/t/{won.token}"
     pages["records player"] = "/records/player/ana"
+    pages["records operator"] = "/records/operator"  # the operator's sign-in (issue 23)
     return pages
 
 
