@@ -60,7 +60,10 @@
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
-    if (config && isPoller(config.elt) && tapsInFlight > 0) event.detail.shouldSwap = false;
+    if (config && isPoller(config.elt) && tapsInFlight > 0) {
+      event.detail.shouldSwap = false;
+      pollSkipped = true; // asked again once the tap is answered
+    }
   });
 
   // A board being typed into is not swapped away by a poll; the phone says
