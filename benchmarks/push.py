@@ -41,6 +41,7 @@ import os
 import platform
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -468,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", help="comma-separated table counts; stops at the first miss")
     parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
     args = parser.parse_args(argv)
+    # Stopped from outside (a timeout, Ctrl+C): stop the server it started too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     random.seed(21)
     if not args.sweep:
         report = run_once(args, args.tables)
