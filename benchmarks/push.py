@@ -41,6 +41,7 @@ import os
 import platform
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -64,7 +65,6 @@ from load import (
     wait_until_up,
 )
 
-ENTRY_EVERY_S = (10.0, 30.0)  # about every 20 s per phone
 POLL_SECONDS = 2.0  # --mode poll: the app before streams
 FALLBACK_POLL_S = 60.0  # --mode stream: the app's slow fallback poll
 LATE_SECONDS = 5.0
@@ -218,11 +218,13 @@ async def fetch_once(table: Table, index: int, stats: Stats) -> None:
     delivered(table, index, phone.seen, stats)
 
 
-async def enter(table: Table, index: int, stats: Stats, end: float) -> None:
+async def enter(
+    table: Table, index: int, stats: Stats, end: float, entry_every: tuple[float, float]
+) -> None:
     phone = table.phones[index]
     poster = Connection(phone.requests.port, cookie=phone.requests.cookie)
     while True:
-        await asyncio.sleep(random.uniform(*ENTRY_EVERY_S))
+        await asyncio.sleep(random.uniform(*entry_every))
         if time.perf_counter() >= end:
             break
         scores = {"score0": str(random.randint(0, 20)), "score1": str(random.randint(0, 20))}
@@ -345,6 +347,7 @@ async def run(kind: str, port: int, root: int, args: argparse.Namespace, tables:
             else:
                 tasks.append(until(end + 2, poll_loop(table, index, stats, POLL_SECONDS, end)))
     running = [asyncio.ensure_future(t) for t in tasks]
+    entry_every = (args.entry_every * 0.5, args.entry_every * 1.5)
     await asyncio.sleep(args.warmup)  # every stream opens (the first nudges fetch nothing)
     processes = app_processes(kind, root)
     cpu_before = {pid: cpu_seconds(pid) for pid in processes}
@@ -354,7 +357,7 @@ async def run(kind: str, port: int, root: int, args: argparse.Namespace, tables:
     stats.errors.clear()
     measured_from = time.perf_counter()
     running += [
-        asyncio.ensure_future(until(end, enter(table, index, stats, end)))
+        asyncio.ensure_future(until(end, enter(table, index, stats, end, entry_every)))
         for table in opened
         for index in range(len(table.phones))
         if not args.idle
@@ -459,12 +462,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds for streams to open")
     parser.add_argument("--workers", type=int)
+    parser.add_argument("--entry-every", type=float, default=20.0, help="seconds, on average")
     parser.add_argument(
         "--idle", action="store_true", help="nobody enters anything: what held streams cost"
     )
     parser.add_argument("--sweep", help="comma-separated table counts; stops at the first miss")
     parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
     args = parser.parse_args(argv)
+    # Stopped from outside (a timeout, Ctrl+C): stop the server it started too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     random.seed(21)
     if not args.sweep:
         report = run_once(args, args.tables)

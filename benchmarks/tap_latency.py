@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import signal
 import statistics
 import sys
 import tempfile
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phones", type=int, default=6)
     parser.add_argument("--taps", type=int, default=30)
     args = parser.parse_args(argv)
+    # Stopped from outside (a timeout, Ctrl+C): stop the server it started too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     load_before = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="leafpile-tap-") as folder:
         instance = Path(folder)

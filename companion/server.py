@@ -178,9 +178,12 @@ def cooperative() -> None:
     """From here on this process is a gevent server: every socket, lock and
     sleep cooperates, so thousands of phones can each hold a stream open.
     Called before the app is built (its database pool, its drivers)."""
+    import gevent
     from gevent import monkey
 
     monkey.patch_all()
+    hub = gevent.get_hub()
+    hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)  # Ctrl+C is no error to print
 
 
 #: Connections held at once: every phone keeps two (its stream and one for its

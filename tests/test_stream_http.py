@@ -269,3 +269,27 @@ def test_two_production_setups_on_one_database_nudge_each_others_phones(tmp_path
     finally:
         one.stop()
         other.stop()
+
+
+# --- the push benchmark still runs ------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_push_benchmark_runs_and_reports_every_figure(tmp_path):
+    # A tiny run of benchmarks/push.py on the leafpile server: every stream opens,
+    # entries are made and delivered, nothing fails. (Timings are not asserted.)
+    import json
+
+    result = subprocess.run(
+        [sys.executable, "benchmarks/push.py", "--tables", "2", "--phones", "3",
+         "--seconds", "6", "--warmup", "2", "--entry-every", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+        env={k: v for k, v in os.environ.items() if k != "LEAFPILE_BENCH_DATABASE_URL"},
+    )  # fmt: skip
+    assert result.returncode in (0, 1), result.stderr[-3000:]
+    report = json.loads(result.stdout)
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["streams_open"] == 6
+    assert report["entries"] >= 1 and report["delivery_ms"]["count"] >= 1
+    assert len(report["peak_rss_mb_per_app_process"]) == 1
+    assert report["held"] == (result.returncode == 0)

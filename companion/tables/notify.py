@@ -155,7 +155,7 @@ def _collect(session: Session, _context: Any) -> None:
         if isinstance(obj, TableRow):
             nudges[obj.token] = MOVED
     for obj in session.new:
-        if type(obj).__tablename__ == "rematches":
+        if getattr(type(obj), "__tablename__", None) == "rematches":  # results.RematchRow
             rematched.append(obj.old_table_id)
     if not nudges and not rematched:
         return

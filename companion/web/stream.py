@@ -154,11 +154,15 @@ def _events(
     try:
         yield f"retry: {RETRY_MS}\n".encode() + nudge(version)
         end = time.monotonic() + lifetime
+        sent = version
         while (left := end - time.monotonic()) > 0:
-            if watch.wait(min(heartbeat, left)):
-                yield nudge(watch.version)
-                if watch.version == MOVED:
-                    return
+            woken = watch.wait(min(heartbeat, left))
+            if woken and watch.version == MOVED:
+                yield nudge(MOVED)
+                return
+            if woken and watch.version > sent:  # not the version it opened with, again
+                sent = watch.version
+                yield nudge(sent)
             else:
                 yield b": \n\n"
     finally:
