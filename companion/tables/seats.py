@@ -180,10 +180,6 @@ class SeatsMixin(StoreCore):
             member = self._member(session, row.id, device)
             member.mode, member.lost_seat, member.lost_to = mode, None, None
 
-    def leave_seat(self, token: str, device: str) -> None:
-        """This phone holds no seat at the table any more (a shared phone)."""
-        self.set_mode(token, device, "shared")
-
     def hand_host(self, token: str, device: str, seat: str) -> None:
         """The host (``device``) makes the phone holding ``seat`` the host (LT5)."""
         with self._write() as session:
@@ -242,11 +238,6 @@ class SeatsMixin(StoreCore):
         if member is None:
             return ViewerFacts(seats, None, None, None, None)
         return ViewerFacts(seats, member[1], member[3], member[4], member[5])
-
-    def seats_and_role(self, token: str, device: str | None) -> tuple[dict[str, str], str | None]:
-        """:meth:`seats` and :meth:`role_of` in one read."""
-        facts = self.viewer_facts(token, device)
-        return facts.seats, facts.role
 
     def role_of(self, token: str, device: str) -> str | None:
         """``"host"``, ``"guest"`` or None for a browser that never opened the table."""
