@@ -99,8 +99,12 @@ class Phone:
         found = TABLE_ADDRESS.match(url)
         if found and found[1] not in self.declared and self.declare_shared:
             self.declared.add(found[1])
-            form = {"csrf_token": self.csrf, "mode": "shared"}
-            self.client.post(f"/t/{found[1]}/me", data=form, headers={"HX-Request": "true"})
+            # Only a phone the table asks (one that followed Play again keeps
+            # the seat it had, and is not asked).
+            board = self.client.get(f"/t/{found[1]}/board", headers={"HX-Request": "true"})
+            if 'id="who-ask-h"' in board.get_data(as_text=True):
+                form = {"csrf_token": self.csrf, "mode": "shared"}
+                self.client.post(f"/t/{found[1]}/me", data=form, headers={"HX-Request": "true"})
 
     def get(self, url: str, *, htmx: bool = False, **kwargs):
         self._declare(url)

@@ -410,7 +410,7 @@ def _wire_bytes(response: Any) -> int:
     return head + len(response.get_data())
 
 
-def test_first_table_page_load_is_at_most_30_kb_over_the_wire_and_a_repeat_fetches_only_html(
+def test_first_table_page_load_is_at_most_36_kb_over_the_wire_and_a_repeat_fetches_only_html(
     app, make_table, phone
 ):
     table = make_table("scorepad", ["Ana", "Ben"])
@@ -421,12 +421,13 @@ def test_first_table_page_load_is_at_most_30_kb_over_the_wire_and_a_repeat_fetch
     html = brotli.decompress(page.get_data()).decode()
     total = _wire_bytes(page)
     cached = []
-    for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
+    for url in dict.fromkeys(re.findall(r'(?:href|src)="(/static/[^"]+)"', html)):  # once each
         asset = phone.client.get(url, headers=accept)
         assert asset.status_code == 200
         total += _wire_bytes(asset)
         cached.append(asset.cache_control.immutable and asset.cache_control.max_age)
-    assert total <= 30 * 1024, total
+    # 30 KB until the offline tap queue and the change stream (docs/deploying.md).
+    assert total <= 36 * 1024, total
     # A repeat visit: every asset is fresh in the phone's cache, so only the HTML moves.
     assert cached and all(cached)
 

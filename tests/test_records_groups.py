@@ -90,7 +90,7 @@ def test_a_hosts_rename_changes_its_own_tables_only(evening, error_message):
     done = other_host.post("/records/names", {"old": "vera", "new": "Veronika"}, htmx=False)
     assert done.status_code == 303 and "done=" not in done.headers["Location"]
     page = other_host.get("/records").get_data(as_text=True)
-    assert "vera now shows as Veronika at your tables." in page
+    assert "Vera now shows as Veronika at your tables." in page  # a sentence starts high
     assert set(records_table(page)) == {"Veronika", "Olaf"}
     # Vera's own group is untouched.
     assert set(records_table(host.get("/records").get_data(as_text=True))) == {"Vera", "Ana"}
