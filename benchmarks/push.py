@@ -164,6 +164,13 @@ async def new_table(port: int, phones: int, n: int) -> Table:
         raise SystemExit(f"creating a table answered {status}")
     token = host.requests.location.rsplit("/t/", 1)[1]
     others = [await new_phone(port) for _ in range(phones - 1)]
+    for phone in others:
+        # A joined phone says who it is before it enters anything (LT3): here,
+        # the table's shared phone, so that any of them may enter a round.
+        form = {"csrf_token": phone.csrf, "mode": "shared"}
+        status, _ = await phone.requests.request("POST", f"/t/{token}/me", form)
+        if status not in (200, 303):
+            raise SystemExit(f"choosing the shared phone answered {status}")
     return Table(token, [host, *others])
 
 

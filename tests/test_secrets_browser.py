@@ -37,10 +37,21 @@ def _bid(page: Any, label: str, card: int) -> None:
     expect(page.locator("#board")).not_to_have_attribute("data-version", version or "")
 
 
+# htmx's classes of a swap still settling: when the picture is taken, not what it shows.
+_SETTLING = re.compile(r" htmx-(?:swapping|added|settling|request)")
+
+
+def _settled(page: Any, tokens: list[str]) -> str:
+    """The page as it stands once htmx has settled, in the differential's terms."""
+    settling = page.locator(".htmx-swapping, .htmx-added, .htmx-settling, .htmx-request")
+    expect(settling).to_have_count(0)
+    return _SETTLING.sub("", steady(page.content(), tokens))
+
+
 def _shown(page: Any, tokens: list[str]) -> str:
     """What a phone shows now (the whole page), fetched fresh."""
     page.reload()
-    return steady(page.content(), tokens)
+    return _settled(page, tokens)
 
 
 def _world(live_server: Any, new_phone: Any, secret: int) -> dict[str, str]:
@@ -59,10 +70,10 @@ def _world(live_server: Any, new_phone: Any, secret: int) -> dict[str, str]:
     seen = {"ben": _shown(ben, tokens)}
     late = new_phone(shared=False)
     late.goto(url)
-    seen["late, asked who it is"] = steady(late.content(), tokens)
+    seen["late, asked who it is"] = _settled(late, tokens)
     late.locator(".who-names").get_by_role("button", name=re.compile(r"^Ana\b")).click()
     expect(late.locator(".seat-confirm")).to_be_visible()
-    seen["late, asked about Ana's seat"] = steady(late.content(), tokens)
+    seen["late, asked about Ana's seat"] = _settled(late, tokens)
     late.get_by_role("button", name="Take Ana's seat").click()
     expect(late.locator(".who-bar summary")).to_contain_text("You are Ana")
     seen["late as Ana"] = _shown(late, tokens)
@@ -71,12 +82,9 @@ def _world(live_server: Any, new_phone: Any, secret: int) -> dict[str, str]:
     ben.get_by_role("button", name="Take Cy's seat").click()
     expect(ben.locator(".who-bar summary")).to_contain_text("You are Cy")
     seen["ben as Cy"] = _shown(ben, tokens)
-    seen["spectator"] = steady(
-        (lambda p: (p.goto(f"{live_server.url}/v/{table.view_token}"), p.content())[1])(
-            new_phone()
-        ),
-        tokens,
-    )
+    spectator = new_phone()
+    spectator.goto(f"{live_server.url}/v/{table.view_token}")
+    seen["spectator"] = _settled(spectator, tokens)
     return seen
 
 
