@@ -226,6 +226,13 @@ async def open_table_from(port: int, phones: int, n: int) -> load.Table:
     table = load.Table(token, [host, *guests])
     for phone in table.phones:
         await phone.connection.request("GET", f"/t/{token}")
+        if phone is not host:  # a joined phone says who it is before it enters (LT3)
+            form = {"csrf_token": phone.csrf, "mode": "shared"}
+            status, _ = await phone.connection.request("POST", f"/t/{token}/me", form)
+            if status not in (200, 303):
+                raise SystemExit(f"choosing the shared phone answered {status}")
+        if phone.poster is not None:  # the table page gave the phone its device id
+            phone.poster.cookie = phone.connection.cookie
     return table
 
 
