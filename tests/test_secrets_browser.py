@@ -38,7 +38,8 @@ def _bid(page: Any, label: str, card: int) -> None:
 
 
 # htmx's classes of a swap still settling: when the picture is taken, not what it shows.
-_SETTLING = re.compile(r" htmx-(?:swapping|added|settling|request)")
+# (and whether the change stream has opened yet, which stream.js marks on <html>).
+_SETTLING = re.compile(r' htmx-(?:swapping|added|settling|request)| data-stream="\w+"')
 
 
 def _settled(page: Any, tokens: list[str]) -> str:

@@ -139,9 +139,12 @@ def _sqlite_pragmas(engine: Engine) -> None:
         # for BEGIN IMMEDIATE and queue for the lock instead of failing late.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        # The wait first: switching a new file to WAL needs its lock, and a
+        # worker booting beside one that is creating the schema must wait
+        # for it, not fail with "database is locked".
+        cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
