@@ -9,6 +9,8 @@ them: that is what keeps the imports one way.
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
@@ -132,6 +134,22 @@ class ArchivedTableRow(Base):
     export: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+def _use_wal(cursor: Any) -> None:
+    """Put the file in WAL mode (it stays so). Switching takes the file's lock
+    and SQLite does not wait for it there, so a worker booting beside another
+    that is switching or creating the schema retries for up to 10 s."""
+    for attempt in range(100):
+        if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+            return
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if attempt == 99:
+                raise
+            time.sleep(0.1)  # cooperative under gevent
+
+
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -143,7 +161,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
         # worker booting beside one that is creating the schema must wait
         # for it, not fail with "database is locked".
         cursor.execute("PRAGMA busy_timeout=10000")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _use_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
