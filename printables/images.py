@@ -87,7 +87,18 @@ def _pdf_of(drawers: Sequence[tuple[CardDrawer, bool]], options: Options) -> byt
     page = (mm(width) + 2 * bleed, mm(height) + 2 * bleed)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=SANS)
-    rect = Rect(bleed, bleed, mm(width), mm(height))
+    draw_card_pages(canvas, drawers, page, Rect(bleed, bleed, mm(width), mm(height)), bleed)
+    return buffer.getvalue()
+
+
+def draw_card_pages(
+    canvas: Canvas,
+    drawers: Sequence[tuple[CardDrawer, bool]],
+    page: tuple[float, float],
+    rect: Rect,
+    bleed: float,
+) -> None:
+    """One card a page, its ground painted to the page edge where dark, then saved."""
     for draw, dark_ground in drawers:
         if dark_ground:
             canvas.setFillColor(BACK_DARK)
@@ -95,7 +106,6 @@ def _pdf_of(drawers: Sequence[tuple[CardDrawer, bool]], options: Options) -> byt
         draw(canvas, rect, bleed)
         canvas.showPage()
     canvas.save()
-    return buffer.getvalue()
 
 
 def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:

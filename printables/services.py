@@ -35,8 +35,8 @@ from PIL import Image
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.pdfgen.canvas import Canvas
 
-from .deck import BACK_DARK, CardDrawer, Rect, card_back
-from .images import card_faces, srgb_profile
+from .deck import CardDrawer, Rect, card_back
+from .images import card_faces, draw_card_pages, srgb_profile
 from .sheet import SANS
 
 DPI = 300
@@ -183,13 +183,7 @@ def _card_pages(
     canvas.setAuthor("Leafpile")
     canvas.setCreator("Leafpile print-and-play kit")
     rect = Rect(bleed, bleed, page[0] - 2 * bleed, page[1] - 2 * bleed)
-    for draw, dark_ground in sides:
-        if dark_ground:
-            canvas.setFillColor(BACK_DARK)
-            canvas.rect(0, 0, page[0], page[1], stroke=0, fill=1)
-        draw(canvas, rect, bleed)
-        canvas.showPage()
-    canvas.save()
+    draw_card_pages(canvas, sides, page, rect, bleed)
     return buffer.getvalue()
 
 
