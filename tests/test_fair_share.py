@@ -104,7 +104,11 @@ def test_the_store_keeps_its_own_ceiling_whatever_the_caller_asks(store):
 def test_an_import_runs_in_a_job_slot(app, phone, store):
     app.config["JOB_SLOTS"] = 1
     raw = json.dumps(_export(_rounds(3))).encode()
-    with app.test_request_context(), costly.job_slot(client="someone else"):
+    with (
+        app.test_request_context(),
+        costly.job_slot(client="someone else"),
+        costly.job_slot(client="a light client"),  # holds the kept slot too
+    ):
         busy = _import(phone, raw)
     assert busy.status_code == 503
     assert busy.headers["Retry-After"] == str(costly.RETRY_AFTER_SECONDS)
@@ -260,3 +264,33 @@ def test_the_penalty_box_opens_when_the_window_ends(limited, monkeypatch):
     assert answers[-2:] == [429, 429]
     clock[0] += 61
     assert client.get("/print/deck.zip").status_code == 200
+
+
+def test_a_light_client_gets_the_kept_slot_while_a_flooding_address_holds_the_regular_ones(app):
+    # Six addresses at their full share ask for more than one slot's minute:
+    # the kept slot is how an honest phone's occasional hint still runs.
+    app.config["JOB_SLOTS"] = 1
+    with app.test_request_context():
+        costly._charge("10.0.0.66", costly.LIGHT_SECONDS)  # the flood is no longer light
+        with costly.job_slot(client="10.0.0.66"):
+            with costly.job_slot(client="10.0.0.5"):
+                pass  # light: runs in the kept slot
+            with (
+                costly.job_slot(client="10.0.0.8"),
+                pytest.raises(costly.ServerBusy),
+                costly.job_slot(client="10.0.0.9"),
+            ):
+                pass  # both slots taken: the next light client is refused too
+
+
+def test_a_heavy_client_is_refused_when_the_regular_slots_are_taken(app):
+    app.config["JOB_SLOTS"] = 1
+    with app.test_request_context():
+        costly._charge("10.0.0.66", costly.LIGHT_SECONDS)
+        costly._charge("10.0.0.67", costly.LIGHT_SECONDS)
+        with (
+            costly.job_slot(client="10.0.0.66"),
+            pytest.raises(costly.ServerBusy),
+            costly.job_slot(client="10.0.0.67"),
+        ):
+            pass  # the kept slot is free, but not for an address past its light seconds

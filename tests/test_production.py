@@ -72,15 +72,16 @@ def _csrf(client: Any) -> str:
 
 
 def _hold_every_slot_in_another_process(instance: Path, slots: int) -> subprocess.Popen[str]:
-    """A stand-in for another gunicorn worker busy with jobs: it holds the slots' locks."""
+    """A stand-in for other gunicorn workers busy with jobs: they hold every slot's lock,
+    the one kept for light clients included."""
     script = textwrap.dedent(
         f"""
         import fcntl, os, sys
         folder = {str(instance / "jobs")!r}
         os.makedirs(folder, exist_ok=True)
         held = []
-        for n in range({slots}):
-            fd = os.open(os.path.join(folder, f"slot-{{n}}"), os.O_RDWR | os.O_CREAT, 0o600)
+        for name in [f"slot-{{n}}" for n in range({slots})] + ["slot-light"]:
+            fd = os.open(os.path.join(folder, name), os.O_RDWR | os.O_CREAT, 0o600)
             fcntl.flock(fd, fcntl.LOCK_EX)
             held.append(fd)
         print("held", flush=True)

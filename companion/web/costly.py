@@ -10,9 +10,14 @@ queued (a queued job would hold a worker that a table's entry needs).
 
 Fair share (issue 23): one client address runs at most one job at a time,
 and at most ``JOB_SECONDS_PER_MINUTE`` seconds of jobs a minute (counted in
-the database, so every worker sees the same total). Six addresses flooding
-solver hints then leave the slots free part of every minute for everyone
-else, instead of holding them back to back.
+the database, so every worker sees the same total). That alone is not
+enough: six addresses at their full share ask for more than one slot's
+minute, so back-to-back retries kept the slots busy and an honest phone's
+occasional hint always found them taken. So one more slot is kept for
+**light clients** (a ruling: docs/deploying.md, *Rulings of our own*): an address that has used
+less than ``LIGHT_SECONDS`` of jobs this minute may run in it when the
+regular slots are busy. A phone asking for a hint now and then is always
+light; a flooding address stops being light after its first few seconds.
 
 The slots are lock files in the instance folder (``jobs/slot-N``, and
 ``jobs/client-N`` for the one-at-a-time rule), held through ``filelock``
@@ -54,6 +59,10 @@ JOB_SECONDS_PER_MINUTE = 12
 #: files (so an address flood cannot fill the folder); two addresses sharing
 #: one wait for each other's job, which is rare and harmless.
 CLIENT_LOCKS = 256
+#: The ruling on light clients: below this many seconds of jobs in the current minute an
+#: address is a light client and may use the slot kept for light clients.
+#: One solver hint (about 2 s) or one new print file fits; a flood does not.
+LIGHT_SECONDS = 3
 
 
 def default_job_slots() -> int:
@@ -118,21 +127,24 @@ def job_slot(client: str | None = None) -> Iterator[None]:
     ``client`` (default: the request's address) runs one job at a time and at
     most ``JOB_SECONDS_PER_MINUTE`` seconds of them a minute: 503
     (:class:`OneAtATime`) or 429 (:class:`ShareUsed`). Every slot busy: 503
-    (:class:`ServerBusy`).
+    (:class:`ServerBusy`), unless the client is light (see ``LIGHT_SECONDS``)
+    and the light clients' slot is free.
     """
     client = client if client is not None else _job_client()
     folder = _folder("jobs")
     turn = None
+    light = False
     if client is not None:
-        _check_share(client)
+        light = _check_share(client) < LIGHT_SECONDS * 10
         bucket = int(hashlib.sha256(client.encode()).hexdigest()[:8], 16) % CLIENT_LOCKS
         turn = _try_lock(folder / f"client-{bucket}")
         if turn is None:
             raise OneAtATime()
     try:
         slots = int(current_app.config.get("JOB_SLOTS") or default_job_slots())
-        for n in range(slots):
-            slot = _try_lock(folder / f"slot-{n}")
+        names = [f"slot-{n}" for n in range(slots)] + (["slot-light"] if light else [])
+        for name in names:
+            slot = _try_lock(folder / name)
             if slot is None:
                 continue
             started = time.monotonic()
@@ -156,7 +168,8 @@ def _share_key(client: str) -> str:
     return f"leafpile/job-seconds/{client}"
 
 
-def _check_share(client: str) -> None:
+def _check_share(client: str) -> int:
+    """The client's job time this minute in tenths of a second; 429 once it is spent."""
     from .ratelimit import DatabaseStorage, clock
 
     storage = DatabaseStorage()
@@ -164,6 +177,7 @@ def _check_share(client: str) -> None:
     if used >= JOB_SECONDS_PER_MINUTE * 10:
         wait = max(1, math.ceil(storage.get_expiry(_share_key(client)) - clock()))
         raise ShareUsed(wait)
+    return used
 
 
 def _charge(client: str, seconds: float) -> None:
