@@ -25,7 +25,7 @@ from companion.rules.errors import RuleError
 from .checks import _check_token, _clip, check_player_names, plain_text
 from .errors import NoSuchTable, TableError
 from .games import load
-from .log import Event, Snapshot, TableView, _view, replay, resolve_log
+from .log import Event, Snapshot, TableView, _view, playable
 from .models import (
     MAX_TITLE_LENGTH,
     EventRow,
@@ -202,9 +202,8 @@ class StoreCore:
                 select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.seq)
             )
         ]
-        resolved = resolve_log(events)
         view = _view(row)
-        state = replay(view, resolved.actions)
+        events, resolved, state = playable(view, events)
         events = [
             Event(
                 e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in resolved.undone, e.device

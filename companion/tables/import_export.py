@@ -25,7 +25,7 @@ from .checks import _clip, plain_text
 from .core import StoreCore
 from .errors import TableError
 from .games import GameKind, load
-from .log import Event, Snapshot, TableView, _view, resolve_log, undo_size
+from .log import SET_ASIDE, Event, Snapshot, TableView, _view, resolve_log, undo_size
 from .models import MAX_NAME_LENGTH, EventRow, _now
 
 MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
@@ -164,7 +164,8 @@ class ImportExportMixin(StoreCore):
                 "events": [
                     {
                         "seq": e.seq,
-                        "kind": e.kind,
+                        # A set-aside entry (LT6) is exported as it is stored.
+                        "kind": "action" if e.kind == SET_ASIDE else e.kind,
                         "payload": e.payload,
                         "seat": e.seat,
                         "at": e.created_at.isoformat() + "Z",

@@ -11,9 +11,11 @@ and the web layer both use them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+
+from companion.rules.errors import RuleError
 
 from .errors import TableError
 from .games import GameKind, load
@@ -87,6 +89,7 @@ class LogResolution:
     redo: list[dict[str, Any]]
     undone: set[int]
     floor: int
+    seqs: tuple[int, ...] = ()  # the event each counting action came from
 
 
 def undo_size(payload: Mapping[str, Any] | None) -> int:
@@ -133,7 +136,9 @@ def resolve_log(events: Sequence[Event]) -> LogResolution:
         if ev.kind == "action" and ev.payload is not None and ev.seq not in counting
     }
     redoable = [a for group in redo for _, a in reversed(group)]
-    return LogResolution([a for _, a in done], redoable, undone, floor)
+    return LogResolution(
+        [a for _, a in done], redoable, undone, floor, tuple(seq for seq, _ in done)
+    )
 
 
 def reopened_round(snap: Snapshot) -> dict[str, Any] | None:
@@ -184,6 +189,38 @@ def replay(table: TableView, actions: Sequence[Mapping[str, Any]]) -> Any:
     for action in actions:
         state = kind.apply(state, action)
     return state
+
+
+#: The kind an action event is read as when this version of the referee
+#: refuses it (see :func:`playable`). It is never written to the database.
+SET_ASIDE = "set-aside"
+
+
+def playable(table: TableView, events: Sequence[Event]) -> tuple[list[Event], LogResolution, Any]:
+    """The log as this version of the referee can replay it, its resolution
+    and the state it adds up to.
+
+    Ruling (docs/live-table.md, *Tables kept from an older version*): a
+    stored entry that the rules now refuse (an older version accepted it
+    before a ruling tightened, such as XA8 on Autumn Ash bags) is read as
+    set aside: it no longer counts, the history says so, and the table
+    goes on from the entries that do. A table never becomes unreadable
+    after an upgrade, and nothing in the database is rewritten.
+    """
+    events = list(events)
+    kind = table.kind
+    while True:
+        resolved = resolve_log(events)
+        state = kind.new_state(table.players, table.options, table.seed)
+        for index, action in enumerate(resolved.actions):
+            try:
+                state = kind.apply(state, action)
+            except RuleError:
+                refused = resolved.seqs[index]
+                events = [replace(e, kind=SET_ASIDE) if e.seq == refused else e for e in events]
+                break
+        else:
+            return events, resolved, state
 
 
 def _view(row: TableRow) -> TableView:

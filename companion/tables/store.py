@@ -54,6 +54,7 @@ from .import_export import (
 )
 from .join_codes import JOIN_ALPHABET, JOIN_CODE_LENGTH, JoinCodesMixin
 from .log import (
+    SET_ASIDE,
     Event,
     LogResolution,
     Snapshot,
@@ -61,6 +62,7 @@ from .log import (
     _view,
     effective_actions,
     entry_maker,
+    playable,
     reopened_round,
     replay,
     resolve_log,
@@ -153,5 +155,7 @@ __all__ = [
     "reopened_round",
     "replay",
     "resolve_log",
+    "SET_ASIDE",
+    "playable",
     "undo_size",
 ]

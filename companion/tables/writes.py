@@ -39,7 +39,7 @@ from .errors import (
     TapUnknown,
 )
 from .games import load
-from .log import Event, Snapshot, _view, reopened_round, replay, resolve_log
+from .log import Event, Snapshot, _view, playable, reopened_round
 from .models import MAX_NAME_LENGTH, EventRow, TableRow, _now
 
 
@@ -244,4 +244,4 @@ class WritesMixin(StoreCore):
                 .order_by(EventRow.seq)
             )
         ]
-        return replay(_view(row), resolve_log(events).actions)
+        return playable(_view(row), events)[2]

@@ -32,6 +32,7 @@ from flask import (
 from markupsafe import Markup
 
 from companion.tables.store import (
+    SET_ASIDE,
     AlreadyEntered,
     NoSuchTable,
     SeatHasEntry,
@@ -164,6 +165,15 @@ def describe_event(screen: Screen, event: Any) -> str:
         return "Undo"
     if event.kind == "redo":
         return "Redo"
+    if event.kind == SET_ASIDE:
+        try:
+            what = screen.describe(event.payload or {})
+        except Exception:
+            what = "an entry"
+        return (
+            f"Set aside: {what}. An older version of Leafpile accepted this entry, but the "
+            "rules as Leafpile reads them now do not allow it, so it no longer counts"
+        )
     if event.kind == "seat":
         seat = (event.payload or {}).get("seat", "?")
         by = f"{event.seat}'s phone" if event.seat else "another phone"
