@@ -34,6 +34,33 @@ from companion.tables.store import Store, TableView
 from companion.web import ratelimit
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``-n auto``), each worker gets a PostgreSQL database
+    of its own: the tests drop every table after each test, so two workers on
+    one database would wipe each other's. The role needs CREATEDB (.ci/run
+    grants it). SQLite needs nothing: every test has its own file."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = os.environ.get("LEAFPILE_TEST_DATABASE_URL", "")
+    if not worker or not base.startswith("postgresql"):
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base)
+    own = f"{url.database}_{worker}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{own}"'))
+        conn.execute(text(f'CREATE DATABASE "{own}"'))
+    admin.dispose()
+    # Every test, and every server a test starts, reads the address from here.
+    os.environ["LEAFPILE_TEST_DATABASE_URL"] = url.set(database=own).render_as_string(
+        hide_password=False
+    )
+
+
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -57,12 +84,24 @@ def app(tmp_path):
 
 
 def _drop_everything(application) -> None:
-    # With a shared database (PostgreSQL in CI) every test starts empty.
+    # With a shared database (PostgreSQL in CI) every test starts empty. Emptying
+    # the tables keeps the schema: making it again cost each test about half a
+    # second of DDL, a third of the PostgreSQL pass. A test that changed the
+    # schema itself (or dropped it) gets it dropped whole, and the next test's
+    # app makes it anew.
+    engine = application.extensions["leafpile_store"].engine
     if os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
+        from sqlalchemy.exc import SQLAlchemyError
+
         from companion.tables.store import Base
 
-        Base.metadata.drop_all(application.extensions["leafpile_store"].engine)
-    application.extensions["leafpile_store"].engine.dispose()
+        names = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
+        try:
+            with engine.begin() as conn:
+                conn.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+        except SQLAlchemyError:
+            Base.metadata.drop_all(engine)
+    engine.dispose()
 
 
 @pytest.fixture

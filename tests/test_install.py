@@ -171,7 +171,7 @@ def test_the_readme_run_line_installs_and_serves_the_start_page(newcomer):
 def test_the_readme_test_line_installs_the_test_tools_and_runs_pytest(newcomer):
     src, env = newcomer
     test_line = readme_commands()[1]
-    assert test_line.endswith("pytest")
+    assert test_line.endswith("pytest -n auto")
     # The whole suite would run this test again: one small file shows the tools work.
     done = subprocess.run(
         ["bash", "-c", f"{test_line} -p no:cacheprovider tests/test_cards.py"],
