@@ -256,7 +256,7 @@ async def run(port: int, tables: int, phones: int, seconds: float) -> tuple[load
 
 
 def start_plain(instance: Path, database_url: str | None) -> tuple[subprocess.Popen[bytes], int]:
-    """``leafpile`` itself (werkzeug's threaded server), limits on."""
+    """``leafpile`` itself (its gevent server), limits on."""
     port = load.free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("LEAFPILE_")}
     env["LEAFPILE_INSTANCE"] = str(instance / "instance")
@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
             "load_average_after": [round(x, 2) for x in os.getloadavg()],
         },
         "server": {
-            "command": "leafpile (werkzeug, threaded)" if args.plain else "deploy/serve",
+            "command": "leafpile (gevent)" if args.plain else "deploy/serve",
             "database": "postgresql" if args.database_url else "sqlite (WAL)",
             "rate_limits": "on",
         },
