@@ -231,6 +231,34 @@ def test_p3_a_tie_break_card_that_pairs_is_discarded_and_replaced_without_score(
     assert game.to_act == "Ana" and game.stack("Ana") == (6, 2)
 
 
+def test_pr7_a_tie_no_card_left_can_break_goes_to_the_first_tied_player_in_seat_order():
+    # Every 1-6 is a scoring card, so only 7-10 circulate; Ana and Ben each
+    # hold 8, 9 and 10: whatever else they are dealt pairs, except a 7 ...
+    game = start(8, 8, 9, target=40)  # a house target: 91 points are out already
+    scoring = ((6, 6, 6, 6, 6, 6), (5, 5, 5, 5, 5, 4, 4), (4, 4, 3, 3, 3, 2, 2, 1))
+    game = replace(game, scoring=scoring, deck=game.deck - 21)
+    invariants(game)
+    game = play(game, [TieBreak("Ana", 9), TieBreak("Ben", 9)])
+    game = play(game, [TieBreak("Ana", 10), TieBreak("Ben", 10)])
+    assert game.phase == TIEBREAK and game.tied() == ["Ana", "Ben"]
+    # ... and once both have a 7 as well, nothing can settle the tie (PR7).
+    game = play(game, [TieBreak("Ana", 7), TieBreak("Ben", 7)])
+    assert game.phase == PLAY and game.to_act == "Ana"
+    assert game.last.kind == "first-by-seat"
+    assert game.last.describe() == (
+        "Tie for the low card (7) that no card left can break: "
+        "Ana, first of the tied players in seat order, goes first"
+    )
+
+
+def test_pr7_the_game_hypothesis_found_stuck_in_an_endless_tie_break_now_ends():
+    # Seed 7088, six players, target 28: Ben and Di each held every rank still
+    # in circulation, and the tie-break dealt them pairs for ever.
+    log, states = simulate(7088, 6, False, 28, 0.5)
+    assert states[-1].is_over and states[-1].loser == "Ben"
+    assert any(s.last is not None and s.last.kind == "first-by-seat" for s in states)
+
+
 @pytest.mark.parametrize(
     ("action", "message"),
     [

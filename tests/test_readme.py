@@ -13,7 +13,9 @@ README = ROOT / "README.md"
 API_PAGE = ROOT / "docs" / "api.md"
 
 RUN_LINE = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/leafpile"
-TEST_LINE = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest -n auto"
+TEST_LINE = (
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest -n auto"
+)
 
 # The published rules API (DESIGN.md, "The rules API").
 PUBLIC_API = [

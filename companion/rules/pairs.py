@@ -180,7 +180,8 @@ ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (Deal, TieBreak, Hit, F
 class Event:
     """The last thing that happened, in data and (through :meth:`describe`) in words.
 
-    ``kind`` is one of ``"dealt"``, ``"first"`` (low card decided), ``"tie"``
+    ``kind`` is one of ``"dealt"``, ``"first"`` (low card decided),
+    ``"first-by-seat"`` (a tie no card left can break, PR7), ``"tie"``
     (a tie for low card, more cards needed), ``"tiebreak-pair"`` (a tie-break
     card paired and was discarded), ``"hit"`` (no pair), ``"pair"``,
     ``"fold"`` and ``"reshuffle"``. ``count`` is the number of cards burned
@@ -207,6 +208,11 @@ class Event:
             return f"{who} was dealt {a_rank}"
         if self.kind == "first":
             return f"{who} has the low card ({self.rank}) and goes first"
+        if self.kind == "first-by-seat":
+            return (
+                f"Tie for the low card ({self.rank}) that no card left can break: "
+                f"{who}, first of the tied players in seat order, goes first"
+            )
         if self.kind == "tie":
             return f"Tie for the low card ({self.rank}): the tied players get one more card each"
         if self.kind == "tiebreak-pair":
@@ -562,18 +568,35 @@ def _low_card(state: State, cards: dict[int, int]) -> State:
     """P3: the lowest card starts; tied lowest players are dealt one more card each."""
     low = min(cards.values())
     tied = tuple(sorted(seat for seat, card in cards.items() if card == low))
-    if len(tied) == 1:
+    stuck = len(tied) > 1 and any(not _tiebreak_ranks_left(state, seat) for seat in tied)
+    if len(tied) == 1 or stuck:
+        # PR7: when a tied player can be dealt nothing but pairs, cards can
+        # never settle the tie: the first of the tied players in seat order starts.
         return replace(
             state,
             phase=PLAY,
             turn=tied[0],
             contenders=(),
             tiebreak=(),
-            last=Event("first", state.players[tied[0]], low),
+            last=Event("first-by-seat" if stuck else "first", state.players[tied[0]], low),
         )
     return replace(
         state, phase=TIEBREAK, turn=None, contenders=tied, tiebreak=(), last=Event("tie", rank=low)
     )
+
+
+def _tiebreak_ranks_left(state: State, seat: int) -> set[int]:
+    """The ranks still in circulation that would not pair ``seat``'s stack (PR7).
+
+    In circulation: not in any stack now and not a scoring card, so in the
+    deck, burned or discarded (a reshuffle brings those back).
+    """
+    seen = state.seen()
+    return {
+        rank
+        for rank in range(1, 11)
+        if copies(rank) > seen[rank] and rank not in state.stacks[seat]
+    }
 
 
 def _tiebreak(state: State, action: TieBreak) -> State:
