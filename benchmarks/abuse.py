@@ -4,20 +4,26 @@ Starts the server (``deploy/serve``, nginx in front of gunicorn, by default;
 ``--plain`` for the laptop's ``leafpile``) on loopback with its rate limits
 ON, as a real server has them, and for the run's duration:
 
-* 50 score-pad tables play as in ``benchmarks/load.py``: every table has 5
-  phones polling every 2 s and gets one entry a second. Each table is made
-  from its own loopback address (127.0.1.N), as phones at different tables
-  have different addresses;
+* 50 score-pad tables play as phones play today (``--play stream``, as in
+  ``benchmarks/push.py``): 6 phones a table hold its change stream, fetch
+  their board when it names a newer version (and on a 60 s fallback poll),
+  and each enters a round about every 20 s. ``--play poll`` is the heavier
+  load of the app before streams (``benchmarks/load.py``: 5 phones polling
+  every 2 s, one entry a second a table). Each table is made from its own
+  loopback address (127.0.1.N), as phones at different tables have
+  different addresses;
 * six hostile addresses (127.0.0.2 to 127.0.0.7) each run, back to back and
   three at a time: imports (a 5,000-event export, the largest accepted, and
   the issue's 1.9 MB 40,000-step one), card-image zips with ever new
   options, and solver hints and "Winnable?" on a solitaire deal of their own;
 * one honest solitaire player (its own address) asks for a hint every 5 s.
 
-It prints one JSON object: p50/p95/p99 of the honest entries and polls,
-their errors, what the abusers got (by status), and how many of the honest
-player's hints were answered. The targets (issue 23): entries' p95 under
-250 ms, no errors for the tables, polls working. Everything stays on
+It prints one JSON object: p50/p95/p99 of the honest entries, board
+fetches (or polls) and, with streams, the delivery of each entry to the
+table's other phones; their errors, what the abusers got (by status), and
+how many of the honest player's hints were answered. The targets (issue
+23): entries' p95 under 250 ms, no errors for the tables, streams (or
+polls) working. Everything stays on
 loopback and every loop ends with the run.
 
     python benchmarks/abuse.py                  # deploy/serve, 30 s, SQLite
@@ -49,6 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load  # noqa: E402  (the load benchmark's server, client and phones)
+import push  # noqa: E402  (phones that hold streams, as the app's phones do today)
 
 ROOT = Path(__file__).resolve().parent.parent
 ABUSERS = [f"127.0.0.{n}" for n in range(2, 8)]
@@ -58,6 +65,8 @@ HINT_EVERY_S = 5.0
 BOUNDARY = "leafpile-abuse-boundary"
 PAUSE_AFTER_REFUSAL = [0.05]  # seconds; --pause
 ABUSER_COUNT = [len(ABUSERS)]  # --abusers (0: the same tables with nobody abusing, a baseline)
+STREAM_WARMUP_S = 5.0  # --play stream: the streams open before the clock starts
+ENTRY_EVERY_S = 20.0  # --play stream: each phone enters a round about this often (issue 21)
 
 
 def export(events: int, undo_redo: bool) -> bytes:
@@ -236,7 +245,50 @@ async def open_table_from(port: int, phones: int, n: int) -> load.Table:
     return table
 
 
+async def run_streams(
+    port: int, tables: int, phones: int, seconds: float
+) -> tuple[load.Results, push.Stats, Abuse]:
+    """Tables played as today's phones play them, while the abusers run."""
+    results, stats, abuse = load.Results(), push.Stats(), Abuse()
+    opened = [
+        await push.new_table(port, phones, n, source=f"127.0.1.{n + 1}") for n in range(tables)
+    ]
+    start = time.perf_counter() + STREAM_WARMUP_S  # every stream opens first
+    end = start + seconds
+    ready: list[int] = []
+    entry_every = (ENTRY_EVERY_S * 0.5, ENTRY_EVERY_S * 1.5)
+    tasks = [load.trivial(port, results, start, end), honest_solver(port, abuse, start, end)]
+    tasks += [abuser(port, source, abuse, start, end) for source in ABUSERS[: ABUSER_COUNT[0]]]
+    for table in opened:
+        for index in range(len(table.phones)):
+            tasks.append(push.until(end + 2, push.stream_loop(table, index, stats, ready, end + 2)))
+            tasks.append(
+                push.until(end, push.poll_loop(table, index, stats, push.FALLBACK_POLL_S, end))
+            )
+            tasks.append(
+                push.until(end, entries_after(start, table, index, stats, end, entry_every))
+            )
+    await asyncio.gather(*tasks)
+    late = sum(1 for t in opened for answered, _ in t.pending.values()
+               if time.perf_counter() - answered > push.LATE_SECONDS)  # fmt: skip
+    if late:
+        stats.error(f"delivery later than {push.LATE_SECONDS:g} s")
+    for table in opened:
+        for phone in table.phones:
+            phone.requests.close()
+    return results, stats, abuse
+
+
+async def entries_after(
+    start: float, table: push.Table, index: int, stats: push.Stats, end: float,
+    entry_every: tuple[float, float],
+) -> None:  # fmt: skip
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    await push.enter(table, index, stats, end, entry_every)
+
+
 async def run(port: int, tables: int, phones: int, seconds: float) -> tuple[load.Results, Abuse]:
+    """``--play poll``: the tables of the app before streams, while the abusers run."""
     results, abuse = load.Results(), Abuse()
     opened = [await open_table_from(port, phones, n) for n in range(tables)]
     start = time.perf_counter() + 1.0
@@ -291,7 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--phones", type=int, default=5, help="phones per table")
+    parser.add_argument("--phones", type=int, help="phones per table (6 streaming, 5 polling)")
+    parser.add_argument(
+        "--play", choices=["stream", "poll"], default="stream",
+        help="how the tables play: today's phones (streams) or the app before streams",
+    )  # fmt: skip
     parser.add_argument("--plain", action="store_true", help="leafpile instead of deploy/serve")
     parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
     parser.add_argument("--abusers", type=int, default=len(ABUSERS), help="0 for a baseline")
@@ -305,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     ABUSER_COUNT[0] = args.abusers
     if not 1 <= args.tables <= 250:
         raise SystemExit("--tables: 1 to 250 (each has its own address 127.0.1.N)")
+    phones = args.phones or (6 if args.play == "stream" else 5)
     random.seed(23)
     load_before = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="leafpile-abuse-") as folder:
@@ -312,14 +369,34 @@ def main(argv: list[str] | None = None) -> int:
         starter = start_plain if args.plain else start_deploy
         process, port = starter(instance, args.database_url)
         try:
-            results, abuse = asyncio.run(run(port, args.tables, args.phones, args.seconds))
+            if args.play == "stream":
+                results, stats, abuse = asyncio.run(
+                    run_streams(port, args.tables, phones, args.seconds)
+                )
+            else:
+                results, abuse = asyncio.run(run(port, args.tables, phones, args.seconds))
         except BaseException:
             print((instance / "gunicorn.log").read_text(errors="replace")[-3000:], file=sys.stderr)
             raise
         finally:
             load.stop_server(process)
-    action = load.percentiles(results.latencies["action"])
-    poll = load.percentiles(results.latencies["poll"])
+    if args.play == "stream":
+        action = load.percentiles(stats.entry_ms)
+        board = {
+            "honest_board_fetch_ms": load.percentiles(stats.fetch_ms),
+            "honest_delivery_ms": load.percentiles(stats.delivery_ms),
+            "entries_stale": stats.stale,
+        }
+        errors = results.errors | stats.errors
+        boards_kept_coming = bool(stats.delivery_ms) and not any(
+            kind.startswith("stream") for kind in stats.errors
+        )
+    else:
+        action = load.percentiles(results.latencies["action"])
+        poll = load.percentiles(results.latencies["poll"])
+        board = {"honest_poll_ms": poll, "polls_with_a_fresh_board": results.poll_changed}
+        errors = results.errors
+        boards_kept_coming = results.poll_changed > 0 and poll.get("count", 0) > 0
     hints = dict(sorted(abuse.honest_hints.items()))
     report = {
         "benchmark": "leafpile abuse",
@@ -335,22 +412,23 @@ def main(argv: list[str] | None = None) -> int:
             "database": "postgresql" if args.database_url else "sqlite (WAL)",
             "rate_limits": "on",
         },
-        "load": {"seconds": args.seconds, "tables": args.tables, "phones_per_table": args.phones,
+        "load": {"seconds": args.seconds, "tables": args.tables, "phones_per_table": phones,
+                 "tables_play": (f"streams, a round about every {ENTRY_EVERY_S:g} s a phone"
+                                 if args.play == "stream" else "2 s polls, a round a second"),
                  "abusers": args.abusers, "abuser_loops": "3 imports + 3 zips + 3 solver each",
                  "abuser_pause_after_refusal_s": args.pause},
         "honest_action_ms": action,
-        "honest_poll_ms": poll,
+        **board,
         "trivial_ms": load.percentiles(results.latencies["trivial"]),
-        "polls_with_a_fresh_board": results.poll_changed,
-        "honest_errors": sum(results.errors.values()),
-        "honest_error_kinds": results.errors,
+        "honest_errors": sum(errors.values()),
+        "honest_error_kinds": errors,
         "honest_hints_by_status": hints,
         "abusers_by_status": {k: dict(sorted(v.items())) for k, v in abuse.outcomes.items()},
         "abuser_connection_errors": dict(abuse.errors),
         "targets_met": {
             "action_p95_under_250ms": action.get("p95", 1e9) < TARGET_ACTION_P95_MS,
-            "zero_honest_errors": not results.errors,
-            "polls_kept_working": results.poll_changed > 0 and poll.get("count", 0) > 0,
+            "zero_honest_errors": not errors,
+            "boards_kept_coming": boards_kept_coming,
         },
     }  # fmt: skip
     report["ok"] = all(report["targets_met"].values())

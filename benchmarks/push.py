@@ -146,8 +146,8 @@ class Table:
     pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
 
 
-async def new_phone(port: int) -> Phone:
-    connection = Connection(port)
+async def new_phone(port: int, source: str = "") -> Phone:
+    connection = Connection(port, source=source)
     status, body = await connection.request("GET", "/")
     match = CSRF_RE.search(body)
     if status != 200 or not match:
@@ -155,15 +155,16 @@ async def new_phone(port: int) -> Phone:
     return Phone(connection, match.group(1).decode())
 
 
-async def new_table(port: int, phones: int, n: int) -> Table:
-    host = await new_phone(port)
+async def new_table(port: int, phones: int, n: int, source: str = "") -> Table:
+    """A score pad with ``phones`` phones, made from loopback address ``source``."""
+    host = await new_phone(port, source)
     form = {"csrf_token": host.csrf, "player1": "Ana", "player2": "Ben", "wins": "highest",
             "title": f"Push table {n}"}  # fmt: skip
     status, _ = await host.requests.request("POST", "/new/scorepad", form)
     if status != 303 or "/t/" not in host.requests.location:
         raise SystemExit(f"creating a table answered {status}")
     token = host.requests.location.rsplit("/t/", 1)[1]
-    others = [await new_phone(port) for _ in range(phones - 1)]
+    others = [await new_phone(port, source) for _ in range(phones - 1)]
     for phone in others:
         # A joined phone says who it is before it enters anything (LT3): here,
         # the table's shared phone, so that any of them may enter a round.

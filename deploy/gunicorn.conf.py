@@ -13,8 +13,9 @@ workers than cores only added hand-offs between processes (a change made in
 one worker reaches another's streams through the database) and SQLite lock
 waits: on this project's 2-core machine, delivery p50 was 52 ms with one
 worker, 150 ms with two and 173 ms with four (docs/deploying.md). A solver
-or PDF job (at most LEAFPILE_JOB_SLOTS at once) runs its seconds of CPU
-inside one worker's event loop; the other workers' phones go on meanwhile.
+or PDF job (at most LEAFPILE_JOB_SLOTS at once) runs its seconds of CPU in
+one of gevent's native threads (companion/cooperative.py), so the worker's
+event loop goes on serving its phones meanwhile.
 Each worker opens one more
 database connection that listens for the changes every other worker and
 server commits (PostgreSQL LISTEN/NOTIFY; companion/tables/notify.py).

@@ -517,12 +517,27 @@ class KnownWins:
             while len(self._lines) > self.size:
                 self._lines.popitem(last=False)
 
-    def solve(self, state: State, budget: float, *, max_nodes: int | None = None) -> Solution:
-        """:func:`solve`, answered at once when a winning line is known."""
+    def solve(
+        self,
+        state: State,
+        budget: float,
+        *,
+        max_nodes: int | None = None,
+        run: Callable[..., Solution] | None = None,
+    ) -> Solution:
+        """:func:`solve`, answered at once when a winning line is known.
+
+        ``run(search, state, budget, max_nodes=...)`` runs the search itself
+        when given (a server runs it off its event loop); the known lines stay
+        on the caller's side of it.
+        """
         known = self.line_from(state)
         if known is not None:
             return Solution(WON, known, 0.0, 0, known)
-        found = solve(state, budget, max_nodes=max_nodes)
+        if run is None:
+            found = solve(state, budget, max_nodes=max_nodes)
+        else:
+            found = run(solve, state, budget, max_nodes=max_nodes)
         if found.result == WON:
             self.remember(state, found.moves)
         return found

@@ -49,6 +49,8 @@ from filelock import FileLock, Timeout
 from flask import Response, current_app, has_request_context, request
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
+from companion.cooperative import off_the_loop
+
 RETRY_AFTER_SECONDS = 5
 PDF_CACHE_FILES = 200  # about 50 MB at most: the oldest go first
 #: Seconds of job time one client address may use a minute, over all its jobs.
@@ -237,7 +239,7 @@ def pdf_response(
         pdf = cached.read_bytes()
     except FileNotFoundError:
         with job_slot():
-            pdf = build(part, options)
+            pdf = off_the_loop(build, part, options)
         _store(cached, pdf)
     response = Response(pdf, mimetype="application/pdf", headers=headers)
     response.set_etag(etag)

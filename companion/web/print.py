@@ -16,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 import printables
+from companion.cooperative import off_the_loop
 from companion.server import lan_address
 from printables import PARTS, Options, build, filename
 from printables.aids import address_warning
@@ -222,4 +223,4 @@ def images(deck: str) -> Any:
 @one_job
 def _card_images(deck: str, options: Options) -> bytes:
     """Seconds of CPU at 300 dpi: in one of the server's job slots."""
-    return card_images(deck, options, IMAGE_DPI)
+    return off_the_loop(card_images, deck, options, IMAGE_DPI)

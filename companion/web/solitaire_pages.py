@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from companion.cooperative import off_the_loop
 from companion.rules import solitaire, solitaire_deals, solitaire_solver
 from companion.rules.solitaire import Deal
 from companion.tables.store import NoSuchTable, Snapshot, TableError
@@ -124,7 +125,7 @@ def hint(token: str) -> Any:
     state: solitaire.State = snap.state
     if state.won:
         return _board(snap, Answer("This deal is won: nothing left to do."))
-    found = KNOWN_WINS.solve(state, HERE_BUDGET)
+    found = KNOWN_WINS.solve(state, HERE_BUDGET, run=off_the_loop)
     return _board(snap, _hint_answer(state, solitaire_solver.hint_from(state, found)))
 
 
@@ -136,10 +137,10 @@ def check(token: str) -> Any:
     state: solitaire.State = snap.state
     if state.won:
         return _board(snap, Answer("This deal is won."))
-    here = KNOWN_WINS.solve(state, HERE_BUDGET)
+    here = KNOWN_WINS.solve(state, HERE_BUDGET, run=off_the_loop)
     text = _verdict(here, "from here" if snap.actions else "")
     if snap.actions and here.result != solitaire_solver.WON and state.seed is not None:
-        start = KNOWN_WINS.solve(solitaire.new_game(state.seed), START_BUDGET)
+        start = KNOWN_WINS.solve(solitaire.new_game(state.seed), START_BUDGET, run=off_the_loop)
         text += " From the start of the deal: " + _verdict(start, "")
     return _board(snap, Answer(text))
 

@@ -1,0 +1,43 @@
+"""Seconds of CPU without stopping a gevent server's other phones.
+
+``leafpile`` and ``deploy/serve``'s gunicorn workers are gevent servers: one
+event loop a process serves every phone's stream, fetch and tap. A solver
+hint, a PDF or the card images are seconds of pure CPU in Python, and run
+inside that loop they froze every other phone of the process for their
+whole length (the abuse benchmark: entries' p95 1.7 s at 50 quiet tables,
+from one honest hint every 5 s). :func:`off_the_loop` runs such work in one
+of gevent's native threads instead: the loop takes the interpreter back
+every few milliseconds (Python's switch interval) and goes on serving while
+the job computes. The job slots (``companion/web/costly.py``) still bound
+how many run at once.
+
+Only pure work goes there: no database session, no Flask context, no gevent
+lock (those belong to the loop's thread). Outside a gevent server (tests,
+scripts, a plain WSGI server) the work simply runs here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def _gevent_server() -> bool:
+    if "gevent" not in sys.modules:
+        return False
+    from gevent import monkey
+
+    return bool(monkey.is_module_patched("threading"))
+
+
+def off_the_loop(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``work(*args, **kwargs)``, in a native thread when this is a gevent server."""
+    if not _gevent_server():
+        return work(*args, **kwargs)
+    import gevent
+
+    result: T = gevent.get_hub().threadpool.apply(work, args, kwargs)
+    return result
