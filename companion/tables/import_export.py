@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, insert
 
+from companion.cooperative import off_the_loop
 from companion.rules.errors import RuleError
 
 from . import results
@@ -231,7 +232,8 @@ class ImportExportMixin(StoreCore):
             check_options(game, tuple(row.setup["players"]), options)
         try:
             deadline = time.monotonic() + max_seconds if max_seconds else None
-            state, records = _fold_import(load()[game], state, events, deadline)
+            # Pure and up to seconds long: off a gevent server's event loop.
+            state, records = off_the_loop(_fold_import, load()[game], state, events, deadline)
         except _DamagedEvent:
             raise
         except TableError as exc:
