@@ -87,6 +87,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
+    if "BGG_IDS" not in app.config:
+        from .tables.exports import parse_bgg_ids
+
+        # A wrong setting stops the server at start, with the reason, rather
+        # than filing plays under no game (or the wrong one) all evening.
+        app.config["BGG_IDS"] = parse_bgg_ids(os.environ.get("LEAFPILE_BGG_IDS", ""))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 

@@ -159,7 +159,12 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
         return 1
     cooperative()
     public, urls = reachable_urls(host, port)
-    app = create_app()
+    try:
+        app = create_app()
+    except ValueError as exc:  # a setting with a wrong value: say which, no traceback
+        print(f"leafpile: {exc}", file=sys.stderr)
+        listener.close()
+        return 1
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
     if os.environ.get("LEAFPILE_RATE_LIMITS", "").strip() == "0":

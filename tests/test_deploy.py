@@ -150,3 +150,18 @@ def test_the_proxy_serves_hashed_static_files_for_a_year_and_pages_with_the_apps
         asset = _get(deployed, url)
         assert asset.status == 200
         assert asset.getheader("Cache-Control") == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.slow
+def test_the_proxy_refuses_a_hammered_costly_route_itself(deployed: int):
+    """One address hammering a costly route gets nginx's 429 after a burst of
+    20, without a request reaching the app each time; other routes are untouched."""
+    answers = [_get(deployed, "/import") for _ in range(60)]  # a GET: the app says 405
+    assert answers[0].status == 405  # the first ones reach the app
+    refused = [a for a in answers if a.status == 429]
+    assert refused, [a.status for a in answers]
+    assert all(a.status in (405, 429) for a in answers)
+    said = refused[0].body.decode()  # type: ignore[attr-defined]
+    assert "Too many requests for hints, print files or imports" in said
+    assert refused[0].getheader("Retry-After") == "10"
+    assert _get(deployed, "/healthz").status == 200  # not a costly route

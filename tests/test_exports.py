@@ -301,3 +301,64 @@ def test_a_strangers_plays_csv_names_nobody(phone, store, make_table, new_client
     assert "Vera" in phone.get("/records/plays.csv").get_data(as_text=True)
     stranger = new_client_phone().get("/records/plays.csv").get_data(as_text=True)
     assert "Vera" not in stranger and len(stranger.strip().splitlines()) == 1
+
+
+# --- BoardGameGeek ids: the server's setting (none shipped: see exports.GAMES) --------
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("", {}),
+        ("pairs=12345", {"pairs": 12345}),
+        (" pairs = 12345 , autumn_ash=7 ,", {"pairs": 12345, "autumn_ash": 7}),
+        ("leaf=400", {"leaf": 400, "north_wind": 400}),  # the North Wind is solo Leaf
+        ("leaf=400,north_wind=401", {"leaf": 400, "north_wind": 401}),
+    ],
+)
+def test_bgg_ids_setting_reads_game_id_pairs(setting, expected):
+    assert exports.parse_bgg_ids(setting) == expected
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("pairs", "is not game=id"),
+        ("chess=13", "is not game=id"),
+        ("scorepad=13", "is not game=id"),  # a score pad is whatever game its host named
+        ("pairs=abc", "must be BoardGameGeek's number"),
+        ("pairs=0", "must be BoardGameGeek's number"),
+        ("pairs=-3", "must be BoardGameGeek's number"),
+        ("pairs=99999999999", "must be BoardGameGeek's number"),
+    ],
+)
+def test_a_wrong_bgg_ids_setting_says_what_is_wrong(setting, said):
+    with pytest.raises(ValueError, match=said):
+        exports.parse_bgg_ids(setting)
+
+
+def test_a_servers_bgg_ids_reach_the_bg_stats_link_and_both_csvs(app, phone, store, make_table):
+    app.config["BGG_IDS"] = exports.parse_bgg_ids("venture=4242")
+    table = make_table("venture", ["Ana", "Ben", "Cy"])
+    other = make_table("pairs", ["Ana", "Ben"])
+    finish_venture(store, table)
+    finish_pairs(store, other)
+    assert decoded(bgstats_link(end_page(phone, table)))["game"]["bggId"] == 4242
+    assert "bggId" not in decoded(bgstats_link(end_page(phone, other)))["game"]
+    [rows] = parse_plays(phone.get(f"/t/{table.token}/bgg.csv").get_data(as_text=True)).values()
+    assert {r["bgg_id"] for r in rows} == {"4242"}
+    plays = parse_plays(phone.get("/records/plays.csv").get_data(as_text=True))
+    by_game = {rows[0]["game"]: {r["bgg_id"] for r in rows} for rows in plays.values()}
+    assert by_game == {"Venture (Pairs deck)": {"4242"}, "Pairs": {""}}
+
+
+def test_leafpile_refuses_to_start_with_a_wrong_bgg_ids_setting(tmp_path, monkeypatch, capsys):
+    from companion import server
+
+    monkeypatch.setenv("LEAFPILE_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("LEAFPILE_BGG_IDS", "pairs=twelve")
+    monkeypatch.setattr(server, "cooperative", lambda: None)  # never gevent in pytest
+    assert server.serve("127.0.0.1", 0) == 1
+    assert "LEAFPILE_BGG_IDS: the id for pairs must be BoardGameGeek's number" in (
+        capsys.readouterr().err
+    )

@@ -66,8 +66,10 @@ class GameInfo:
 #   and BGG log an automa's score as a comment, not as a person).
 # * The solitaire: won or not, no points.
 # * The score pad: the game is what the host called the table.
-# No BGG ids: this project could not confirm any from its offline sources,
-# and a wrong id files the play under another game. Add one here when known.
+# No BGG ids are shipped: this project could not confirm any from its offline
+# sources, and a wrong id files every play under another game. A server's
+# operator sets them with LEAFPILE_BGG_IDS (parse_bgg_ids); add them here once
+# confirmed.
 GAMES: Mapping[str, GameInfo] = {
     "pairs": GameInfo("Pairs", highest_wins=False),
     "venture": GameInfo("Venture (Pairs deck)", highest_wins=True),
@@ -104,6 +106,8 @@ class Play:
     comment: str = ""
     low_wins: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: BoardGameGeek's id of the game: the server's setting, else GAMES's.
+    bgg_id: int | None = None
 
     @property
     def info(self) -> GameInfo:
@@ -194,8 +198,8 @@ def bgstats_data(play: Play) -> dict[str, Any]:
         "highestWins": play.highest_wins,
         "noPoints": info.no_points,
     }
-    if info.bgg_id is not None:
-        game["bggId"] = info.bgg_id
+    if play.bgg_id is not None:
+        game["bggId"] = play.bgg_id
     data: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play.play_id,
@@ -251,7 +255,7 @@ def bgg_rows(play: Play) -> list[dict[str, str]]:
                 "play_id": play.play_id,
                 "date": local_time(play.finished_at).strftime("%Y-%m-%d"),
                 "game": play.game_name,
-                "bgg_id": "" if info.bgg_id is None else str(info.bgg_id),
+                "bgg_id": "" if play.bgg_id is None else str(play.bgg_id),
                 "location": LOCATION,
                 "length_min": "" if play.duration_min is None else str(play.duration_min),
                 "quantity": "1",
@@ -283,6 +287,46 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+# --- BoardGameGeek ids -------------------------------------------------------------------
+
+#: Games whose BGG id a server may set (a score pad is whatever game its host
+#: named, so it has none).
+BGG_ID_GAMES = tuple(key for key in GAMES if key != "scorepad")
+LARGEST_BGG_ID = 10_000_000  # BGG's ids are six digits today: room to grow, no junk
+
+
+def parse_bgg_ids(text: str) -> dict[str, int]:
+    """``LEAFPILE_BGG_IDS``: ``game=id`` pairs separated by commas, e.g.
+    ``pairs=12345, leaf=67890``. Raises ValueError with a message for the
+    operator. ``leaf`` also sets the North Wind (a solo play of Leaf)."""
+    ids: dict[str, int] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        game, sep, number = (piece.strip() for piece in part.partition("="))
+        if not sep or game not in BGG_ID_GAMES:
+            raise ValueError(
+                f"LEAFPILE_BGG_IDS: {part.strip()[:40]!r} is not game=id with a game among "
+                + ", ".join(BGG_ID_GAMES)
+            )
+        if not number.isdigit() or not 0 < int(number) < LARGEST_BGG_ID:
+            raise ValueError(
+                f"LEAFPILE_BGG_IDS: the id for {game} must be BoardGameGeek's number, "
+                f"not {number[:20]!r}"
+            )
+        ids[game] = int(number)
+    if "leaf" in ids:
+        ids.setdefault("north_wind", ids["leaf"])
+    return ids
+
+
+def _bgg_id(game: str, bgg_ids: Mapping[str, int] | None) -> int | None:
+    if bgg_ids and game in bgg_ids:
+        return bgg_ids[game]
+    info = GAMES.get(game)
+    return info.bgg_id if info is not None else None
+
+
 # --- building plays -----------------------------------------------------------------------
 
 
@@ -293,8 +337,10 @@ def play_from_summary(
     summary: Summary,
     finished_at: datetime,
     started_at: datetime | None,
+    bgg_ids: Mapping[str, int] | None = None,
 ) -> Play:
-    """A finished table's play from its end-screen summary."""
+    """A finished table's play from its end-screen summary (``bgg_ids``: the
+    server's :func:`parse_bgg_ids`)."""
     if summary.game == "solitaire" or not summary.standings:
         won = bool(summary.winners)
         lines: tuple[PlayerLine, ...] = tuple(
@@ -316,11 +362,14 @@ def play_from_summary(
         players=lines,
         comment=summary.headline,
         low_wins=summary.low_wins,
+        bgg_id=_bgg_id(summary.game, bgg_ids),
     )
 
 
 def plays_from_results(
-    lines: Iterable[ResultLine], started: Mapping[str, datetime] | None = None
+    lines: Iterable[ResultLine],
+    started: Mapping[str, datetime] | None = None,
+    bgg_ids: Mapping[str, int] | None = None,
 ) -> list[Play]:
     """Plays from stored result rows (one row per player), oldest first.
 
@@ -342,6 +391,7 @@ def plays_from_results(
                 started_at=(started or {}).get(token),
                 players=tuple(PlayerLine(r.player, r.score, r.place, r.outcome) for r in rows),
                 low_wins=first.low_wins,
+                bgg_id=_bgg_id(first.game, bgg_ids),
             )
         )
     plays.sort(key=lambda p: p.finished_at)

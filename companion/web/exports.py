@@ -20,7 +20,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, current_app
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -50,7 +50,14 @@ def play_of(snap: Snapshot, summary: Summary) -> Play:
     started = counted[0].created_at if counted else snap.table.created_at
     finished = counted[-1].created_at if counted else snap.table.updated_at
     table = snap.table
-    return play_from_summary(table.token, table.title, table.players, summary, finished, started)
+    return play_from_summary(
+        table.token, table.title, table.players, summary, finished, started, bgg_ids()
+    )
+
+
+def bgg_ids() -> dict[str, int]:
+    """The server's BoardGameGeek ids (``LEAFPILE_BGG_IDS``, checked at start)."""
+    return dict(current_app.config.get("BGG_IDS") or {})
 
 
 def bgstats_link(snap: Snapshot, summary: Summary) -> str:
@@ -100,7 +107,8 @@ def all_plays() -> Any:
                 .group_by(TableRow.token)
             )
         }
-    return _csv(bgg_csv(plays_from_results(lines, started)), "leafpile-plays-bgg.csv")
+    plays = plays_from_results(lines, started, bgg_ids())
+    return _csv(bgg_csv(plays), "leafpile-plays-bgg.csv")
 
 
 @bp.get("/backup")
