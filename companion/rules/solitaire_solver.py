@@ -43,7 +43,7 @@ import heapq
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
 
 from .solitaire import Deal, Move, State, apply, is_won
@@ -145,8 +145,8 @@ class Hint:
 # counts, and how many cards of the hand have been dealt.
 _Piles = tuple[bytes, ...]
 _Hidden = tuple[int, ...]
-_Step = tuple[int, int, int]  # (source, target, count); (255, 255, 0) is a deal
-_DEAL: _Step = (255, 255, 0)
+_Step = bytes  # (source, target, count) as 3 bytes; 255 255 0 is a deal
+_DEAL: _Step = b"\xff\xff\x00"
 
 
 def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
@@ -236,23 +236,62 @@ class _Scores:
         return score
 
 
-_Child = tuple[float, _Step, _Piles, _Hidden, int]
+# A successor: (change in score, step, piles, face-down counts, cards dealt,
+# key, plain) where ``plain`` says the key is the position in pile order with
+# its real face-down counts (so the search need not keep the order apart).
+_Child = tuple[float, _Step, _Piles, _Hidden, int, bytes, bool]
+_NOTHING_SEEN: frozenset[bytes] = frozenset()
 
 
 def _children(
-    piles: _Piles, hidden: _Hidden, dealt: int, hand: bytes, scores: _Scores
-) -> list[_Child]:
-    """Every successor of a position, with the change in its score.
+    piles: _Piles,
+    hidden: _Hidden,
+    dealt: int,
+    hand: bytes,
+    scores: _Scores,
+    seen: Container[bytes] = _NOTHING_SEEN,
+    canon: list[int] | None = None,
+) -> Iterator[_Child]:
+    """Every successor of a position, with the change in its score and its
+    key (:func:`_key`), in a fixed order; those whose key is in ``seen`` when
+    their turn comes are left out (a caller that adds each key it is given
+    to ``seen`` before asking for the next thus never gets a key twice).
 
-    Exactly the rules engine's successors (a test checks it), except moves
-    that give back the same position once no deals are left: a whole pile
-    into a space, or a second space for the same cards.
+    Exactly the rules engine's successors (a test checks it, and the keys
+    against :func:`_key`), except moves that give back the same position once
+    no deals are left: a whole pile into a space, or a second space for the
+    same cards.
+
+    Why it is quick: a move changes two piles, so the key is built from the
+    parent's pieces. A pile's canonical face-down count (see
+    :func:`canonical_hidden`) only looks at cards at or below its lowest
+    face-up card, which cards put on top never change: only the source
+    pile's is worked out again, once for all the targets of its run. Nothing
+    but the key is built for a successor already seen. ``canon``, the
+    position's canonical counts, saves working them out when known.
     """
     link, base = scores.link, scores.base
     face_down = scores.weights.face_down
     width = len(piles)
-    no_deals = dealt >= len(hand)
-    out: list[_Child] = []
+    hand_len = len(hand)
+    no_deals = dealt >= hand_len
+    if canon is None:
+        canon = [canonical_hidden(p, h) if h else 0 for p, h in zip(piles, hidden, strict=True)]
+    # No deals left: keys are the piles sorted, each led by its count.
+    chunks = [bytes((h,)) + p for h, p in zip(canon, piles, strict=True)] if no_deals else []
+    header = b"" if no_deals else bytes((dealt, *canon))
+    plain_here = not no_deals and tuple(canon) == hidden
+    # The highest top card of each suit (0 for none), and whether a pile is
+    # empty: most runs go nowhere, and are passed over on these alone.
+    highest = [0] * 4
+    space = False
+    for dest in piles:
+        if dest:
+            top = dest[-1]
+            if top > highest[top >> 4]:
+                highest[top >> 4] = top
+        else:
+            space = True
     for s in range(width):
         pile = piles[s]
         n = len(pile)
@@ -264,6 +303,8 @@ def _children(
             run += 1
         for c in range(1, run + 1):
             card = pile[n - c]
+            if highest[card >> 4] <= card and not (space and not (no_deals and c == n)):
+                continue  # no higher card of its suit on top, and no space to go to
             rest, moving = pile[: n - c], pile[n - c :]
             if rest:
                 new_h = h if h < len(rest) else len(rest) - 1  # S2: the new top turns up
@@ -271,6 +312,20 @@ def _children(
             else:
                 new_h = 0
                 lifted = -base[card]
+            if new_h == h:  # nothing turned up: the pile's canonical count stays
+                new_hidden, rest_canon = hidden, canon[s]
+                child_header, plain = header, plain_here
+            else:
+                new_hidden = hidden[:s] + (new_h,) + hidden[s + 1 :]
+                rest_canon = canonical_hidden(rest, new_h) if new_h else 0
+                if not no_deals:
+                    child_canon = canon.copy()
+                    child_canon[s] = rest_canon
+                    plain = tuple(child_canon) == new_hidden
+                    child_header = bytes((dealt, *child_canon))
+            if no_deals:
+                rest_chunk = bytes((rest_canon,)) + rest
+                plain = False
             space_done = False
             for t in range(width):
                 if t == s:
@@ -289,18 +344,33 @@ def _children(
                 new_piles = list(piles)
                 new_piles[s] = rest
                 new_piles[t] = dest + moving
-                new_hidden = hidden
-                if new_h != h:
-                    new_hidden = hidden[:s] + (new_h,) + hidden[s + 1 :]
-                out.append((change, (s, t, c), tuple(new_piles), new_hidden, dealt))
+                if no_deals:
+                    sorted_chunks = chunks.copy()
+                    sorted_chunks[s] = rest_chunk
+                    sorted_chunks[t] += moving
+                    sorted_chunks.sort()
+                    key = b"\xfe" + b"\xff".join(sorted_chunks)
+                else:
+                    key = child_header + b"\xff".join(new_piles)
+                if key in seen:
+                    continue
+                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key, plain
     if not no_deals:
         deal = hand[dealt : dealt + width]
         change = -scores.weights.in_hand * width
         for pile, card in zip(piles, deal, strict=True):
             change += link[pile[-1]][card] if pile else base[card]
         dealt_piles = tuple(p + deal[i : i + 1] for i, p in enumerate(piles))
-        out.append((change, _DEAL, dealt_piles, hidden, dealt + width))
-    return out
+        if dealt + width >= hand_len:  # the last deal
+            key = b"\xfe" + b"\xff".join(
+                sorted(bytes((h,)) + p for h, p in zip(canon, dealt_piles, strict=True))
+            )
+            plain = False
+        else:
+            key = bytes((dealt + width, *canon)) + b"\xff".join(dealt_piles)
+            plain = plain_here
+        if key not in seen:
+            yield change, _DEAL, dealt_piles, hidden, dealt + width, key, plain
 
 
 class _Search:
@@ -342,16 +412,17 @@ class _Search:
         greed = self.greed
         depth = round(priority - greed * score) + 1  # moves made, once this one is
         piles, hidden, dealt = self.position(key)
-        for change, step, c_piles, c_hidden, c_dealt in _children(
-            piles, hidden, dealt, hand, self.scores
+        for change, step, c_piles, c_hidden, c_dealt, c_key, plain in _children(
+            piles,
+            hidden,
+            dealt,
+            hand,
+            self.scores,
+            parent,
+            None if key[0] == 0xFE else list(key[1 : 1 + self.width]),  # its canonical counts
         ):
-            c_key = _key(c_piles, c_hidden, c_dealt, hand_len)
-            if c_key in parent:
-                continue
-            parent[c_key] = bytes(step) + key
-            if c_dealt == hand_len or (
-                any(c_hidden) and c_key[1 : 1 + self.width] != bytes(c_hidden)
-            ):
+            parent[c_key] = step + key  # before the next child: see _children
+            if not plain:
                 # The real face-down counts, which the score counts on, where
                 # the key holds canonical ones (or the piles sorted).
                 self.in_order[c_key] = _layout_bytes(c_piles, c_hidden, c_dealt)
@@ -372,7 +443,7 @@ class _Search:
         steps: list[Move | Deal] = []
         link = self.parent[key]
         while link:
-            steps.append(_action((link[0], link[1], link[2])))
+            steps.append(_action(link[:3]))
             link = self.parent[link[3:]]
         return tuple(reversed(steps))
 
@@ -474,8 +545,9 @@ def hint_from(state: State, found: Solution) -> Hint:
         scores = _Scores(SEARCHES[0], state.layout.ranks)
         piles = tuple(bytes(p) for p in state.piles)
         children = _children(piles, state.hidden, 0, bytes(state.hand), scores)
-        if children:
-            move = _action(min(children, key=lambda child: child[0])[1])
+        cheapest = min(children, key=lambda child: child[0], default=None)
+        if cheapest is not None:
+            move = _action(cheapest[1])
     return Hint(move, found.result, len(line), found.seconds)
 
 
