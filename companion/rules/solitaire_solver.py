@@ -237,9 +237,10 @@ class _Scores:
 
 
 # A successor: (change in score, step, piles, face-down counts, cards dealt,
-# key, plain) where ``plain`` says the key is the position in pile order with
-# its real face-down counts (so the search need not keep the order apart).
-_Child = tuple[float, _Step, _Piles, _Hidden, int, bytes, bool]
+# key, in order) where ``in order`` is the position in pile order with its
+# real face-down counts (:func:`_layout_bytes`), or None when that is the key
+# itself (so the search need not keep it apart).
+_Child = tuple[float, _Step, _Piles, _Hidden, int, bytes, bytes | None]
 _NOTHING_SEEN: frozenset[bytes] = frozenset()
 
 
@@ -281,6 +282,7 @@ def _children(
     chunks = [bytes((h,)) + p for h, p in zip(canon, piles, strict=True)] if no_deals else []
     header = b"" if no_deals else bytes((dealt, *canon))
     plain_here = not no_deals and tuple(canon) == hidden
+    real_here = bytes((dealt, *hidden))
     # The highest top card of each suit (0 for none), and whether a pile is
     # empty: most runs go nowhere, and are passed over on these alone.
     highest = [0] * 4
@@ -314,9 +316,10 @@ def _children(
                 lifted = -base[card]
             if new_h == h:  # nothing turned up: the pile's canonical count stays
                 new_hidden, rest_canon = hidden, canon[s]
-                child_header, plain = header, plain_here
+                child_header, plain, real_header = header, plain_here, real_here
             else:
                 new_hidden = hidden[:s] + (new_h,) + hidden[s + 1 :]
+                real_header = bytes((dealt, *new_hidden))
                 rest_canon = canonical_hidden(rest, new_h) if new_h else 0
                 if not no_deals:
                     child_canon = canon.copy()
@@ -344,6 +347,7 @@ def _children(
                 new_piles = list(piles)
                 new_piles[s] = rest
                 new_piles[t] = dest + moving
+                joined = b"\xff".join(new_piles)
                 if no_deals:
                     sorted_chunks = chunks.copy()
                     sorted_chunks[s] = rest_chunk
@@ -351,26 +355,29 @@ def _children(
                     sorted_chunks.sort()
                     key = b"\xfe" + b"\xff".join(sorted_chunks)
                 else:
-                    key = child_header + b"\xff".join(new_piles)
+                    key = child_header + joined
                 if key in seen:
                     continue
-                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key, plain
+                in_order = None if plain else real_header + joined
+                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key, in_order
     if not no_deals:
         deal = hand[dealt : dealt + width]
         change = -scores.weights.in_hand * width
         for pile, card in zip(piles, deal, strict=True):
             change += link[pile[-1]][card] if pile else base[card]
         dealt_piles = tuple(p + deal[i : i + 1] for i, p in enumerate(piles))
+        joined = b"\xff".join(dealt_piles)
         if dealt + width >= hand_len:  # the last deal
             key = b"\xfe" + b"\xff".join(
                 sorted(bytes((h,)) + p for h, p in zip(canon, dealt_piles, strict=True))
             )
             plain = False
         else:
-            key = bytes((dealt + width, *canon)) + b"\xff".join(dealt_piles)
+            key = bytes((dealt + width, *canon)) + joined
             plain = plain_here
         if key not in seen:
-            yield change, _DEAL, dealt_piles, hidden, dealt + width, key, plain
+            in_order = None if plain else bytes((dealt + width, *hidden)) + joined
+            yield change, _DEAL, dealt_piles, hidden, dealt + width, key, in_order
 
 
 class _Search:
@@ -412,7 +419,7 @@ class _Search:
         greed = self.greed
         depth = round(priority - greed * score) + 1  # moves made, once this one is
         piles, hidden, dealt = self.position(key)
-        for change, step, c_piles, c_hidden, c_dealt, c_key, plain in _children(
+        for change, step, c_piles, _, c_dealt, c_key, in_order in _children(
             piles,
             hidden,
             dealt,
@@ -422,10 +429,10 @@ class _Search:
             None if key[0] == 0xFE else list(key[1 : 1 + self.width]),  # its canonical counts
         ):
             parent[c_key] = step + key  # before the next child: see _children
-            if not plain:
+            if in_order is not None:
                 # The real face-down counts, which the score counts on, where
                 # the key holds canonical ones (or the piles sorted).
-                self.in_order[c_key] = _layout_bytes(c_piles, c_hidden, c_dealt)
+                self.in_order[c_key] = in_order
             if c_dealt == hand_len and _won(c_piles, self.suits, self.ranks):
                 self.won_key = c_key
                 return
