@@ -307,9 +307,10 @@ def _children(
             card = pile[n - c]
             if highest[card >> 4] <= card and not (space and not (no_deals and c == n)):
                 continue  # no higher card of its suit on top, and no space to go to
-            rest, moving = pile[: n - c], pile[n - c :]
-            if rest:
-                new_h = h if h < len(rest) else len(rest) - 1  # S2: the new top turns up
+            left = n - c
+            rest, moving = pile[:left], pile[left:]
+            if left:
+                new_h = h if h < left else left - 1  # S2: the new top turns up
                 lifted = -link[rest[-1]][card] - face_down * (h - new_h)
             else:
                 new_h = 0
@@ -330,13 +331,14 @@ def _children(
                 rest_chunk = bytes((rest_canon,)) + rest
                 plain = False
             space_done = False
+            suit = card >> 4
             for t in range(width):
                 if t == s:
                     continue
                 dest = piles[t]
                 if dest:
                     top = dest[-1]
-                    if top >> 4 != card >> 4 or top <= card:
+                    if top >> 4 != suit or top <= card:
                         continue
                     change = lifted + link[top][card]
                 else:
@@ -501,20 +503,23 @@ def _search(
     """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
     runs = [_Search(weights, state) for weights in searches]
     nodes = 0
+    node_cap = float("inf") if max_nodes is None else max_nodes
     while True:
         for run in runs:
+            # Only this search grows during its turn: the others' count is fixed.
+            others = sum(len(r.parent) for r in runs if r is not run)
             for _ in range(_TURN):
                 if run.won_key is not None:
                     line = run.line_to(run.won_key)
                     return Solution(WON, line, 0.0, nodes, line)
-                if run.exhausted:
+                if not run.queue:  # exhausted, and not won (just above)
                     return Solution(LOST, (), 0.0, nodes, _best_line(runs))
                 stop = ""
-                if max_nodes is not None and nodes >= max_nodes:
+                if nodes >= node_cap:
                     stop = "nodes"
                 elif clock() >= deadline:
                     stop = "time"
-                elif sum(len(r.parent) for r in runs) >= max_positions:
+                elif others + len(run.parent) >= max_positions:
                     stop = "memory"  # the stated bound: see MAX_POSITIONS
                 if stop:
                     return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs), stop)
