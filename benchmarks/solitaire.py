@@ -1,19 +1,21 @@
 """How well the solitaire solver does, and what share of deals can be won.
 
     python benchmarks/solitaire.py run [--out FILE] [--deals N] [--first-seed 1]
-                                       [--budget 2] [--max-nodes N]
+                                       [--budget 2] [--max-nodes N] [--jobs 1]
     python benchmarks/solitaire.py report [--out FILE] [--first-seed 1] [--deals N]
     python benchmarks/solitaire.py table [--out FILE]
 
-``run`` decides deals ``first-seed`` .. ``first-seed + deals - 1`` one after
-the other (one core) and appends one JSON line a deal to ``--out`` (default
-``benchmarks/solitaire-deals.jsonl``): seed, result (won / lost / unknown),
-seconds, positions expanded, what stopped an unknown search, moves of the
-winning line, the budget (seconds, and positions when capped), and the
-machine's load when the deal started. It
-is resumable: deals already in the file are skipped, so an interrupted run
-goes on where it stopped. Every winning line is replayed through the rules
-engine first (a line that does not win stops the benchmark).
+``run`` decides deals ``first-seed`` .. ``first-seed + deals - 1`` (one at a
+time, or ``--jobs N`` at once in a pool of processes: each deal's search is
+single-threaded and independent, so N cores decide N deals) and appends one
+JSON line a deal to ``--out`` (default ``benchmarks/solitaire-deals.jsonl``):
+seed, result (won / lost / unknown), seconds, positions expanded, what
+stopped an unknown search, moves of the winning line, the budget (seconds,
+and positions when capped), and the machine's load when the deal started.
+It is resumable: deals already in the file are skipped, so an interrupted
+run goes on where it stopped (lines come in the order deals finish). Every
+winning line is replayed through the rules engine first (a line that does
+not win stops the benchmark).
 
 ``table`` writes ``companion/rules/solitaire_deals.txt``, the won deals by
 difficulty that the new-game form offers.
@@ -30,6 +32,7 @@ file records the load beside every deal.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime
 import json
 import math
@@ -81,33 +84,66 @@ def read(path: Path) -> dict[int, dict[str, object]]:
     return found
 
 
+def decide(seed: int, budget: float, max_nodes: int | None) -> dict[str, object]:
+    """One deal's line of the file; raises if a winning line does not win.
+
+    A function of its own so that a pool's worker processes can run it."""
+    machine_load = load()
+    game = solitaire.new_game(seed)
+    found = solitaire_solver.solve(game, budget, max_nodes=max_nodes)
+    if found.result == WON and not solitaire.replay(game, found.moves).won:
+        raise RuntimeError(f"seed {seed}: the winning line does not win!")
+    return {
+        "seed": seed,
+        "result": found.result,
+        "seconds": round(found.seconds, 4),
+        "nodes": found.nodes,
+        "stopped_by": found.stopped_by,
+        "moves": len(found.moves),
+        "budget": budget,
+        "max_nodes": max_nodes,
+        "load": machine_load,
+        "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     done = read(out)
+    seeds = [
+        seed for seed in range(args.first_seed, args.first_seed + args.deals) if seed not in done
+    ]
     with out.open("a") as file:
-        for seed in range(args.first_seed, args.first_seed + args.deals):
-            if seed in done:
-                continue
-            machine_load = load()
-            game = solitaire.new_game(seed)
-            found = solitaire_solver.solve(game, args.budget, max_nodes=args.max_nodes)
-            if found.result == WON and not solitaire.replay(game, found.moves).won:
-                print(f"seed {seed}: the winning line does not win!", file=sys.stderr)
-                return 1
-            row = {
-                "seed": seed,
-                "result": found.result,
-                "seconds": round(found.seconds, 4),
-                "nodes": found.nodes,
-                "stopped_by": found.stopped_by,
-                "moves": len(found.moves),
-                "budget": args.budget,
-                "max_nodes": args.max_nodes,
-                "load": machine_load,
-                "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            }
+
+        def write(row: dict[str, object]) -> None:
+            # One whole line at a time, flushed: a killed run loses at most
+            # the deals in progress, and the next run skips the rest.
             file.write(json.dumps(row) + "\n")
             file.flush()
+
+        try:
+            if args.jobs <= 1:
+                for seed in seeds:
+                    write(decide(seed, args.budget, args.max_nodes))
+                return 0
+            with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+                # A few deals queued per worker, not all of them: an interrupted
+                # run then leaves no long tail of submitted work behind.
+                pending: set[concurrent.futures.Future[dict[str, object]]] = set()
+                todo = iter(seeds)
+                for seed in todo:
+                    pending.add(pool.submit(decide, seed, args.budget, args.max_nodes))
+                    if len(pending) >= 2 * args.jobs:
+                        finished, pending = concurrent.futures.wait(
+                            pending, return_when=concurrent.futures.FIRST_COMPLETED
+                        )
+                        for future in finished:
+                            write(future.result())
+                for future in concurrent.futures.as_completed(pending):
+                    write(future.result())
+        except RuntimeError as error:
+            print(error, file=sys.stderr)
+            return 1
     return 0
 
 
@@ -213,6 +249,7 @@ def main() -> int:
     go.add_argument("--first-seed", type=int, default=1)
     go.add_argument("--budget", type=float, default=2.0, help="seconds per deal")
     go.add_argument("--max-nodes", type=int, default=None, help="positions per deal")
+    go.add_argument("--jobs", type=int, default=1, help="deals decided at once (processes)")
     go.set_defaults(handler=run)
     show = commands.add_parser("report", help="summarise the file as Markdown")
     show.add_argument("--out", default=str(DEFAULT_OUT))

@@ -43,7 +43,7 @@ import heapq
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
 
 from .solitaire import Deal, Move, State, apply, is_won
@@ -145,8 +145,8 @@ class Hint:
 # counts, and how many cards of the hand have been dealt.
 _Piles = tuple[bytes, ...]
 _Hidden = tuple[int, ...]
-_Step = tuple[int, int, int]  # (source, target, count); (255, 255, 0) is a deal
-_DEAL: _Step = (255, 255, 0)
+_Step = bytes  # (source, target, count) as 3 bytes; 255 255 0 is a deal
+_DEAL: _Step = b"\xff\xff\x00"
 
 
 def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
@@ -236,23 +236,64 @@ class _Scores:
         return score
 
 
-_Child = tuple[float, _Step, _Piles, _Hidden, int]
+# A successor: (change in score, step, piles, face-down counts, cards dealt,
+# key, in order) where ``in order`` is the position in pile order with its
+# real face-down counts (:func:`_layout_bytes`), or None when that is the key
+# itself (so the search need not keep it apart).
+_Child = tuple[float, _Step, _Piles, _Hidden, int, bytes, bytes | None]
+_NOTHING_SEEN: frozenset[bytes] = frozenset()
 
 
 def _children(
-    piles: _Piles, hidden: _Hidden, dealt: int, hand: bytes, scores: _Scores
-) -> list[_Child]:
-    """Every successor of a position, with the change in its score.
+    piles: _Piles,
+    hidden: _Hidden,
+    dealt: int,
+    hand: bytes,
+    scores: _Scores,
+    seen: Container[bytes] = _NOTHING_SEEN,
+    canon: list[int] | None = None,
+) -> Iterator[_Child]:
+    """Every successor of a position, with the change in its score and its
+    key (:func:`_key`), in a fixed order; those whose key is in ``seen`` when
+    their turn comes are left out (a caller that adds each key it is given
+    to ``seen`` before asking for the next thus never gets a key twice).
 
-    Exactly the rules engine's successors (a test checks it), except moves
-    that give back the same position once no deals are left: a whole pile
-    into a space, or a second space for the same cards.
+    Exactly the rules engine's successors (a test checks it, and the keys
+    against :func:`_key`), except moves that give back the same position once
+    no deals are left: a whole pile into a space, or a second space for the
+    same cards.
+
+    Why it is quick: a move changes two piles, so the key is built from the
+    parent's pieces. A pile's canonical face-down count (see
+    :func:`canonical_hidden`) only looks at cards at or below its lowest
+    face-up card, which cards put on top never change: only the source
+    pile's is worked out again, once for all the targets of its run. Nothing
+    but the key is built for a successor already seen. ``canon``, the
+    position's canonical counts, saves working them out when known.
     """
     link, base = scores.link, scores.base
     face_down = scores.weights.face_down
     width = len(piles)
-    no_deals = dealt >= len(hand)
-    out: list[_Child] = []
+    hand_len = len(hand)
+    no_deals = dealt >= hand_len
+    if canon is None:
+        canon = [canonical_hidden(p, h) if h else 0 for p, h in zip(piles, hidden, strict=True)]
+    # No deals left: keys are the piles sorted, each led by its count.
+    chunks = [bytes((h,)) + p for h, p in zip(canon, piles, strict=True)] if no_deals else []
+    header = b"" if no_deals else bytes((dealt, *canon))
+    plain_here = not no_deals and tuple(canon) == hidden
+    real_here = bytes((dealt, *hidden))
+    # The highest top card of each suit (0 for none), and whether a pile is
+    # empty: most runs go nowhere, and are passed over on these alone.
+    highest = [0] * 4
+    space = False
+    for dest in piles:
+        if dest:
+            top = dest[-1]
+            if top > highest[top >> 4]:
+                highest[top >> 4] = top
+        else:
+            space = True
     for s in range(width):
         pile = piles[s]
         n = len(pile)
@@ -264,21 +305,40 @@ def _children(
             run += 1
         for c in range(1, run + 1):
             card = pile[n - c]
-            rest, moving = pile[: n - c], pile[n - c :]
-            if rest:
-                new_h = h if h < len(rest) else len(rest) - 1  # S2: the new top turns up
+            if highest[card >> 4] <= card and not (space and not (no_deals and c == n)):
+                continue  # no higher card of its suit on top, and no space to go to
+            left = n - c
+            rest, moving = pile[:left], pile[left:]
+            if left:
+                new_h = h if h < left else left - 1  # S2: the new top turns up
                 lifted = -link[rest[-1]][card] - face_down * (h - new_h)
             else:
                 new_h = 0
                 lifted = -base[card]
+            if new_h == h:  # nothing turned up: the pile's canonical count stays
+                new_hidden, rest_canon = hidden, canon[s]
+                child_header, plain, real_header = header, plain_here, real_here
+            else:
+                new_hidden = hidden[:s] + (new_h,) + hidden[s + 1 :]
+                real_header = bytes((dealt, *new_hidden))
+                rest_canon = canonical_hidden(rest, new_h) if new_h else 0
+                if not no_deals:
+                    child_canon = canon.copy()
+                    child_canon[s] = rest_canon
+                    plain = tuple(child_canon) == new_hidden
+                    child_header = bytes((dealt, *child_canon))
+            if no_deals:
+                rest_chunk = bytes((rest_canon,)) + rest
+                plain = False
             space_done = False
+            suit = card >> 4
             for t in range(width):
                 if t == s:
                     continue
                 dest = piles[t]
                 if dest:
                     top = dest[-1]
-                    if top >> 4 != card >> 4 or top <= card:
+                    if top >> 4 != suit or top <= card:
                         continue
                     change = lifted + link[top][card]
                 else:
@@ -289,18 +349,37 @@ def _children(
                 new_piles = list(piles)
                 new_piles[s] = rest
                 new_piles[t] = dest + moving
-                new_hidden = hidden
-                if new_h != h:
-                    new_hidden = hidden[:s] + (new_h,) + hidden[s + 1 :]
-                out.append((change, (s, t, c), tuple(new_piles), new_hidden, dealt))
+                joined = b"\xff".join(new_piles)
+                if no_deals:
+                    sorted_chunks = chunks.copy()
+                    sorted_chunks[s] = rest_chunk
+                    sorted_chunks[t] += moving
+                    sorted_chunks.sort()
+                    key = b"\xfe" + b"\xff".join(sorted_chunks)
+                else:
+                    key = child_header + joined
+                if key in seen:
+                    continue
+                in_order = None if plain else real_header + joined
+                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key, in_order
     if not no_deals:
         deal = hand[dealt : dealt + width]
         change = -scores.weights.in_hand * width
         for pile, card in zip(piles, deal, strict=True):
             change += link[pile[-1]][card] if pile else base[card]
         dealt_piles = tuple(p + deal[i : i + 1] for i, p in enumerate(piles))
-        out.append((change, _DEAL, dealt_piles, hidden, dealt + width))
-    return out
+        joined = b"\xff".join(dealt_piles)
+        if dealt + width >= hand_len:  # the last deal
+            key = b"\xfe" + b"\xff".join(
+                sorted(bytes((h,)) + p for h, p in zip(canon, dealt_piles, strict=True))
+            )
+            plain = False
+        else:
+            key = bytes((dealt + width, *canon)) + joined
+            plain = plain_here
+        if key not in seen:
+            in_order = None if plain else bytes((dealt + width, *hidden)) + joined
+            yield change, _DEAL, dealt_piles, hidden, dealt + width, key, in_order
 
 
 class _Search:
@@ -342,19 +421,20 @@ class _Search:
         greed = self.greed
         depth = round(priority - greed * score) + 1  # moves made, once this one is
         piles, hidden, dealt = self.position(key)
-        for change, step, c_piles, c_hidden, c_dealt in _children(
-            piles, hidden, dealt, hand, self.scores
+        for change, step, c_piles, _, c_dealt, c_key, in_order in _children(
+            piles,
+            hidden,
+            dealt,
+            hand,
+            self.scores,
+            parent,
+            None if key[0] == 0xFE else list(key[1 : 1 + self.width]),  # its canonical counts
         ):
-            c_key = _key(c_piles, c_hidden, c_dealt, hand_len)
-            if c_key in parent:
-                continue
-            parent[c_key] = bytes(step) + key
-            if c_dealt == hand_len or (
-                any(c_hidden) and c_key[1 : 1 + self.width] != bytes(c_hidden)
-            ):
+            parent[c_key] = step + key  # before the next child: see _children
+            if in_order is not None:
                 # The real face-down counts, which the score counts on, where
                 # the key holds canonical ones (or the piles sorted).
-                self.in_order[c_key] = _layout_bytes(c_piles, c_hidden, c_dealt)
+                self.in_order[c_key] = in_order
             if c_dealt == hand_len and _won(c_piles, self.suits, self.ranks):
                 self.won_key = c_key
                 return
@@ -372,7 +452,7 @@ class _Search:
         steps: list[Move | Deal] = []
         link = self.parent[key]
         while link:
-            steps.append(_action((link[0], link[1], link[2])))
+            steps.append(_action(link[:3]))
             link = self.parent[link[3:]]
         return tuple(reversed(steps))
 
@@ -423,20 +503,23 @@ def _search(
     """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
     runs = [_Search(weights, state) for weights in searches]
     nodes = 0
+    node_cap = float("inf") if max_nodes is None else max_nodes
     while True:
         for run in runs:
+            # Only this search grows during its turn: the others' count is fixed.
+            others = sum(len(r.parent) for r in runs if r is not run)
             for _ in range(_TURN):
                 if run.won_key is not None:
                     line = run.line_to(run.won_key)
                     return Solution(WON, line, 0.0, nodes, line)
-                if run.exhausted:
+                if not run.queue:  # exhausted, and not won (just above)
                     return Solution(LOST, (), 0.0, nodes, _best_line(runs))
                 stop = ""
-                if max_nodes is not None and nodes >= max_nodes:
+                if nodes >= node_cap:
                     stop = "nodes"
                 elif clock() >= deadline:
                     stop = "time"
-                elif sum(len(r.parent) for r in runs) >= max_positions:
+                elif others + len(run.parent) >= max_positions:
                     stop = "memory"  # the stated bound: see MAX_POSITIONS
                 if stop:
                     return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs), stop)
@@ -474,8 +557,9 @@ def hint_from(state: State, found: Solution) -> Hint:
         scores = _Scores(SEARCHES[0], state.layout.ranks)
         piles = tuple(bytes(p) for p in state.piles)
         children = _children(piles, state.hidden, 0, bytes(state.hand), scores)
-        if children:
-            move = _action(min(children, key=lambda child: child[0])[1])
+        cheapest = min(children, key=lambda child: child[0], default=None)
+        if cheapest is not None:
+            move = _action(cheapest[1])
     return Hint(move, found.result, len(line), found.seconds)
 
 

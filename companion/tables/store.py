@@ -86,7 +86,7 @@ from .models import (
     _private_sqlite_file,
     _sqlite_pragmas,
 )
-from .seats import MEMBER_ROLES, PHONE_MODES, SeatsMixin, ViewerFacts
+from .seats import MEMBER_ROLES, PHONE_MODES, BoardRead, SeatsMixin, ViewerFacts
 from .writes import WritesMixin
 
 
@@ -114,6 +114,7 @@ __all__ = [
     "AlreadyEntered",
     "ArchivedTableRow",
     "Base",
+    "BoardRead",
     "Event",
     "EventRow",
     "ImportExportMixin",

@@ -52,10 +52,12 @@ from .viewer import (
     Viewer,
     device_id,
     hidden_count,
+    known_device,
     not_chosen_message,
     refusal_for,
     undo_refusal,
     viewer_for,
+    viewer_from,
     visible_events,
 )
 
@@ -235,11 +237,13 @@ def _without_tokens(html: str) -> str:
     return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{_CSRF_SLOT}{m[2] or m[4]}", html)
 
 
-def render_polled_board(snap: Snapshot, *, readonly: bool = False) -> Any:
+def render_polled_board(
+    snap: Snapshot, *, readonly: bool = False, viewer: Viewer | None = None
+) -> Any:
     """``render_board`` for a poll or a successful write, through a small per-process cache."""
     if set(request.args) - {"v"}:
         return render_board(snap, readonly=readonly)
-    viewer = viewer_for(snap, readonly=readonly)
+    viewer = viewer or viewer_for(snap, readonly=readonly)
     address = request.headers.get("HX-Current-URL", "").partition("?")[2]
     key = (snap.table.token, snap.table.version, viewer.cache_key, _is_htmx(), address)
     token = csrf_token()
@@ -284,17 +288,24 @@ def board(token: str) -> Any:
 
 @bp.get("/t/<token>/poll")
 def poll(token: str) -> Any:
-    """204 (no body) while the table is unchanged, else the fresh board."""
+    """204 (no body) while the table is unchanged, else the fresh board.
+
+    One statement reads the version, the rematch to follow and this
+    phone's seat facts; an unchanged table stops there, and a changed one
+    is drawn from the cached snapshot (and usually a cached render).
+    """
+    device = known_device()
     try:
-        version = store().version(token)
+        read = store().board_read(token, device)
     except NoSuchTable:
         # Deleted by its host (or never there): phones still showing it go home.
         return Response(status=404, headers={"HX-Redirect": url_for("home.index", gone=1)})
-    if (rematch := follow_url(token)) is not None:  # Play again: every phone follows
+    if (rematch := follow_url(read)) is not None:  # Play again: every phone follows
         return Response(status=204, headers={"HX-Redirect": rematch})
-    if request.args.get("v") == str(version):
+    if request.args.get("v") == str(read.version):
         return Response(status=204)
-    return render_polled_board(_snapshot(token))
+    snap = store().snapshot_at(read.token, read.version)
+    return render_polled_board(snap, viewer=viewer_from(snap, device, read.facts))
 
 
 @bp.get("/v/<view_token>")
@@ -310,25 +321,36 @@ def view(view_token: str) -> Any:
 @bp.get("/v/<view_token>/poll")
 def view_poll(view_token: str) -> Any:
     try:
-        table = store().table_by_view_token(view_token)
+        read = store().board_read(view_token, None, spectator=True)
     except NoSuchTable:
         return Response(status=404, headers={"HX-Redirect": url_for("home.index", gone=1)})
-    if (rematch := follow_url(view_token, spectator=True)) is not None:
+    if (rematch := follow_url(read, spectator=True)) is not None:
         return Response(status=204, headers={"HX-Redirect": rematch})
-    if request.args.get("v") == str(table.version):
+    if request.args.get("v") == str(read.version):
         return Response(status=204)
-    return render_polled_board(store().snapshot(table.token), readonly=True)
+    return render_polled_board(store().snapshot_at(read.token, read.version), readonly=True)
 
 
 # --- writes ---------------------------------------------------------------
 
 
 def _write(token: str, do: Any) -> Any:
-    """Run one write; answer with the fresh board, the message and the right status."""
-    snap = _snapshot(token)
+    """Run one write; answer with the fresh board, the message and the right status.
+
+    The table is read once before the write (version, seats, this phone:
+    one statement, the snapshot from the cache); the write's own
+    transaction returns the new snapshot, and a write changes no seat, so
+    the answer is drawn from those two without reading again.
+    """
+    device = known_device()
+    try:
+        read = store().board_read(token, device)
+    except NoSuchTable:
+        abort(404)
+    snap = store().snapshot_at(read.token, read.version)
     try:
         version = _posted_version(snap)
-        after = do(snap, viewer_for(snap), version)
+        after = do(snap, viewer_from(snap, device, read.facts), version)
     except TapUnknown as exc:
         # The database is unreachable: no board to draw, only the truth.
         template = "_error_fragment.html" if _is_htmx() else "error.html"
@@ -343,7 +365,7 @@ def _write(token: str, do: Any) -> Any:
     except (FormError, TableError) as exc:
         return render_board(store().snapshot(token), error=_not_entered(str(exc)), status=422)
     if _is_htmx():
-        return render_polled_board(after)
+        return render_polled_board(after, viewer=viewer_from(after, device, read.facts))
     return redirect(url_for("table.page", token=token), code=303)
 
 

@@ -131,8 +131,8 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
         mat = read_mat(form)
         if drawn is None and _draws_from_the_deck(state, mat):
             raise FormPrompt(  # N8: the normal next step, not a mistake
-                "Nothing on the mat is wanted, so the North Wind takes the top card of the "
-                "animal deck: draw it and enter it below, with the mat"
+                "Nothing on the mat is wanted, so it takes the top card of the animal deck: "
+                "draw it and enter it below"
             )
         return {
             "type": "Orange",

@@ -1,0 +1,57 @@
+"""The winnability benchmark (benchmarks/solitaire.py): a pool of processes
+writes the same lines as one process, and a run resumes where it stopped."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "solitaire.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("solitaire_benchmark", SCRIPT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the pool's workers import it by name
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def run(bench, out: Path, *args: str) -> dict[int, dict[str, object]]:
+    argv = ["solitaire.py", "run", "--out", str(out), "--budget", "600", *args]
+    old, sys.argv = sys.argv, argv
+    try:
+        assert bench.main() == 0
+    finally:
+        sys.argv = old
+    return bench.read(out)
+
+
+def verdicts(rows: dict[int, dict[str, object]]) -> dict[int, tuple[object, ...]]:
+    return {seed: (r["result"], r["nodes"], r["moves"]) for seed, r in rows.items()}
+
+
+def test_a_pool_of_jobs_decides_each_deal_as_one_process_does(bench, tmp_path):
+    one = run(bench, tmp_path / "one.jsonl", "--deals", "6", "--max-nodes", "300")
+    two = run(bench, tmp_path / "two.jsonl", "--deals", "6", "--max-nodes", "300", "--jobs", "2")
+    assert sorted(two) == list(range(1, 7))
+    assert verdicts(two) == verdicts(one)
+    assert all(row["max_nodes"] == 300 for row in two.values())
+
+
+def test_a_run_skips_the_deals_already_in_the_file(bench, tmp_path):
+    out = tmp_path / "deals.jsonl"
+    run(bench, out, "--deals", "3", "--max-nodes", "300")
+    first = out.read_text().splitlines()
+    rows = run(bench, out, "--deals", "5", "--max-nodes", "300", "--jobs", "2")
+    lines = out.read_text().splitlines()
+    assert lines[:3] == first  # kept as written, not decided again
+    assert sorted(json.loads(line)["seed"] for line in lines) == [1, 2, 3, 4, 5]
+    assert sorted(rows) == [1, 2, 3, 4, 5]

@@ -1,0 +1,60 @@
+"""The solver's answers on a fixed set of full deals do not change.
+
+Speed work on the solver (keys, move generation) must leave the search
+expanding the same positions in the same order: then every verdict, every
+count of positions and every line is the same, and the benchmark's file of
+decided deals stays valid. Pinned here at a node cap (so the answers do not
+depend on the machine): deals 1-40 at 3,000 positions, taken from the solver
+as it was before that work (commit a4e459a).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from companion.rules import solitaire
+from companion.rules.solitaire import Deal, Move
+from companion.rules.solitaire_solver import WON, solve
+
+CAP = 3000
+# (seed, result, positions expanded, moves in the winning line, moves in the
+# line to the most promising position): "u" is unknown, "w" won.
+PINNED = [
+    (1, "u", 3000, 0, 62), (2, "w", 829, 88, 88), (3, "u", 3000, 0, 71),
+    (4, "w", 2280, 106, 106), (5, "u", 3000, 0, 44), (6, "u", 3000, 0, 56),
+    (7, "u", 3000, 0, 45), (8, "u", 3000, 0, 41), (9, "u", 3000, 0, 44),
+    (10, "u", 3000, 0, 56), (11, "w", 2879, 100, 100), (12, "w", 955, 90, 90),
+    (13, "u", 3000, 0, 46), (14, "u", 3000, 0, 57), (15, "w", 2875, 86, 86),
+    (16, "u", 3000, 0, 61), (17, "u", 3000, 0, 63), (18, "w", 2037, 98, 98),
+    (19, "u", 3000, 0, 89), (20, "w", 368, 85, 85), (21, "u", 3000, 0, 40),
+    (22, "w", 2230, 108, 108), (23, "u", 3000, 0, 66), (24, "w", 1584, 93, 93),
+    (25, "u", 3000, 0, 43), (26, "w", 1827, 104, 104), (27, "u", 3000, 0, 52),
+    (28, "w", 1137, 96, 96), (29, "w", 1983, 92, 92), (30, "u", 3000, 0, 43),
+    (31, "w", 1785, 92, 92), (32, "w", 1563, 90, 90), (33, "w", 1099, 89, 89),
+    (34, "u", 3000, 0, 54), (35, "w", 2918, 109, 109), (36, "u", 3000, 0, 77),
+    (37, "u", 3000, 0, 51), (38, "u", 3000, 0, 46), (39, "w", 2901, 104, 104),
+    (40, "u", 3000, 0, 32),
+]  # fmt: skip
+# Every line move for move, hashed: "D" a deal, "stc" a move (source, target, count).
+LINES_SHA256 = "a9c2c72af82bc1bb502fe077f42c09324418bf225247e6bf06515ea9470dcf86"
+
+
+def text(line: tuple[Move | Deal, ...]) -> str:
+    return " ".join("D" if isinstance(m, Deal) else f"{m.source}{m.target}{m.count}" for m in line)
+
+
+def test_the_verdicts_positions_and_lines_on_deals_1_to_40_are_unchanged():
+    digest = hashlib.sha256()
+    got = []
+    for seed, *_ in PINNED:
+        game = solitaire.new_game(seed)
+        found = solve(game, budget=600, max_nodes=CAP)
+        got.append((seed, found.result[0], found.nodes, len(found.moves), len(found.best_line)))
+        if found.result == WON:
+            assert solitaire.replay(game, found.moves).won, seed
+        digest.update(
+            f"{seed} {found.result} {found.nodes} {text(found.moves)} | "
+            f"{text(found.best_line)}\n".encode()
+        )
+    assert got == PINNED
+    assert digest.hexdigest() == LINES_SHA256
