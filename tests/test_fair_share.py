@@ -294,3 +294,24 @@ def test_a_heavy_client_is_refused_when_the_regular_slots_are_taken(app):
             costly.job_slot(client="10.0.0.67"),
         ):
             pass  # the kept slot is free, but not for an address past its light seconds
+
+
+def test_a_flooding_address_stays_out_of_the_kept_slot_in_the_next_minutes(app, monkeypatch):
+    # Counted by the minute alone, every flooding address was light again for
+    # the first job or two of each new minute and took the kept slot from the
+    # honest phones then.
+    clock = [3_000_000.0]
+    monkeypatch.setattr(ratelimit, "clock", lambda: clock[0])
+    app.config["JOB_SLOTS"] = 1
+    with app.test_request_context():
+        costly._charge("10.0.0.66", costly.LIGHT_SECONDS)
+        clock[0] += 61  # a new minute: its count starts again from nothing
+        costly._charge("10.0.0.67", 0.1)  # a light client, now and then
+        with costly.job_slot(client="10.0.0.68"):  # somebody holds the regular slot
+            with pytest.raises(costly.ServerBusy), costly.job_slot(client="10.0.0.66"):
+                pass  # still heavy: the kept slot is not for it
+            with costly.job_slot(client="10.0.0.67"):
+                pass  # the light client gets it
+        clock[0] += costly.HEAVY_MEMORY_SECONDS
+        with costly.job_slot(client="10.0.0.68"), costly.job_slot(client="10.0.0.66"):
+            pass  # quiet for long enough: light again

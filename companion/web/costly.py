@@ -65,6 +65,11 @@ CLIENT_LOCKS = 256
 #: address is a light client and may use the slot kept for light clients.
 #: One solver hint (about 2 s) or one new print file fits; a flood does not.
 LIGHT_SECONDS = 3
+#: An address that went past ``LIGHT_SECONDS`` in a minute stays out of the kept
+#: slot this long: with the minute's count alone, every flooding address was
+#: light again for its first job or two of each new minute, and six of them
+#: kept the kept slot busy about a third of the time.
+HEAVY_MEMORY_SECONDS = 300
 
 
 def default_job_slots() -> int:
@@ -137,7 +142,7 @@ def job_slot(client: str | None = None) -> Iterator[None]:
     turn = None
     light = False
     if client is not None:
-        light = _check_share(client) < LIGHT_SECONDS * 10
+        light = _check_share(client) < LIGHT_SECONDS * 10 and not _was_heavy(client)
         bucket = int(hashlib.sha256(client.encode()).hexdigest()[:8], 16) % CLIENT_LOCKS
         turn = _try_lock(folder / f"client-{bucket}")
         if turn is None:
@@ -185,7 +190,21 @@ def _check_share(client: str) -> int:
 def _charge(client: str, seconds: float) -> None:
     from .ratelimit import DatabaseStorage
 
-    DatabaseStorage().incr(_share_key(client), _SHARE_WINDOW, max(1, math.ceil(seconds * 10)))
+    storage = DatabaseStorage()
+    used = storage.incr(_share_key(client), _SHARE_WINDOW, max(1, math.ceil(seconds * 10)))
+    if used >= LIGHT_SECONDS * 10:
+        storage.incr(_heavy_key(client), HEAVY_MEMORY_SECONDS)
+
+
+def _heavy_key(client: str) -> str:
+    return f"leafpile/job-heavy/{client}"
+
+
+def _was_heavy(client: str) -> bool:
+    """Whether the client went past its light seconds in the last few minutes."""
+    from .ratelimit import DatabaseStorage
+
+    return DatabaseStorage().get(_heavy_key(client)) > 0
 
 
 F = TypeVar("F", bound=Callable[..., Any])
