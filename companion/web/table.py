@@ -315,6 +315,12 @@ def _names_read(env: Environment, name: str) -> _Reads | None:
         tree = bare.parse(env.loader.get_source(env, current)[0])
         names |= meta.find_undeclared_variables(tree)
         assigned |= {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+        assigned |= {n.target for n in tree.find_all(nodes.Import)}
+        assigned |= {
+            n if isinstance(n, str) else n[1]
+            for i in tree.find_all(nodes.FromImport)
+            for n in i.names
+        }
         loads = sum(1 for n in tree.find_all(nodes.Name) if n.name == "viewer" and n.ctx == "load")
         got = [
             n.attr
@@ -395,6 +401,14 @@ def _remember_render(key: tuple[Any, ...], html: str) -> None:
         _POLLED[key] = html
         while len(_POLLED) > _POLLED_SIZE or _polled_chars > _POLLED_CHARS:
             _polled_chars -= len(_POLLED.popitem(last=False)[1])
+
+
+def forget_renders() -> None:
+    """Empty the shared render cache (tests)."""
+    global _polled_chars
+    with _POLLED_LOCK:
+        _POLLED.clear()
+        _polled_chars = 0
 
 
 def render_polled_board(
