@@ -86,3 +86,33 @@ def test_the_leaf_score_sheet_puts_this_phones_count_first_and_four_totals_fit(
     cut = page.evaluate("""() => [...document.querySelectorAll('table.leaf-breakdown :is(td, th)')]
         .filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((c) => c.textContent)""")
     assert cut == []
+
+
+def every_target_is_44_px_tall(page) -> list[str]:
+    """The visible links and buttons of the page shorter than 44 px."""
+    return page.evaluate("""() => [...document.querySelectorAll('main a, main button')]
+        .filter((el) => el.getClientRects().length && el.getBoundingClientRect().height < 43.5)
+        .map((el) => `${el.textContent.trim()}: ${el.getBoundingClientRect().height}px`)""")
+
+
+def test_records_and_achievements_have_thumb_sized_links_and_say_this_browser(
+    live_server, new_phone
+):
+    from end_games import finish_scorepad
+
+    store = live_server.store
+    table = store.create_table("scorepad", FOUR, {"lowest_wins": False})
+    finish_scorepad(store, table)
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")  # this browser is one of its phones
+    page.goto(f"{live_server.url}/records")
+    expect(page.locator("main")).to_contain_text("the tables played in this browser")
+    expect(page.locator("main a.tap-link").first).to_be_visible()
+    assert every_target_is_44_px_tall(page) == []
+    page.locator("main a.tap-link", has_text="Ana").first.click()
+    expect(page.locator("h1")).to_have_text("Ana")
+    expect(page.locator("main")).to_contain_text("at the tables played in this browser")
+    assert every_target_is_44_px_tall(page) == []
+    page.goto(f"{live_server.url}/achievements")
+    expect(page.locator("main")).to_contain_text("played in this browser")
+    assert every_target_is_44_px_tall(page) == []
