@@ -116,3 +116,29 @@ def test_records_and_achievements_have_thumb_sized_links_and_say_this_browser(
     page.goto(f"{live_server.url}/achievements")
     expect(page.locator("main")).to_contain_text("played in this browser")
     assert every_target_is_44_px_tall(page) == []
+
+
+def test_the_ash_bag_scorer_puts_this_phones_bag_first_and_the_scores_after(
+    live_server, new_phone
+):
+    store = live_server.store
+    table = store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana"}, "Ash")
+    page = new_phone(color_scheme="dark")
+    seat(page, f"{live_server.url}/t/{table.token}", "Ben")
+    # Ben's bag leads, open: its first pyramid and its button on the first screen.
+    bags = page.locator("details.ash-bag")
+    expect(bags.first.locator("summary")).to_contain_text("Ben bagged leaves")
+    expect(bags.first).to_have_attribute("open", "")
+    on_first_screen(page, bags.first.locator("label.ash-piece").first)
+    score = page.get_by_role("button", name="Score Ben's bag")
+    on_first_screen(page, score)
+    scores = page.locator(".ash-scores")
+    assert scores.bounding_box()["y"] > bags.first.bounding_box()["y"]
+    for field in ("purple-1-0", "purple-1-1", "purple-2-0"):
+        bags.first.locator(f'label.ash-piece:has(input[name="{field}"])').tap()
+    score.tap()
+    # The answer, in view: the bag just scored.
+    last = page.locator("#ash-last")
+    expect(last).to_contain_text("Last bag: Ben +16")
+    expect(last).to_be_in_viewport(ratio=0.9)
+    expect(page.locator("#announcer")).to_contain_text("Last bag: Ben +16")
