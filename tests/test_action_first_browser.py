@@ -118,9 +118,7 @@ def test_records_and_achievements_have_thumb_sized_links_and_say_this_browser(
     assert every_target_is_44_px_tall(page) == []
 
 
-def test_the_ash_bag_scorer_puts_this_phones_bag_first_and_the_scores_after(
-    live_server, new_phone
-):
+def test_the_ash_bag_scorer_puts_this_phones_bag_first_and_the_scores_after(live_server, new_phone):
     store = live_server.store
     table = store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana"}, "Ash")
     page = new_phone(color_scheme="dark")
