@@ -399,15 +399,12 @@ def answer_in_view(page) -> None:
     raise AssertionError(f"the answer is out of view: {where}")
 
 
-def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(
-    live_server, new_phone
-):
+def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(live_server, new_phone):
     store = live_server.store
     table = store.create_table("pairs", EIGHT, {})
     for player, card in zip(EIGHT, [7, 4, 9, 5, 6, 8, 10, 3], strict=True):
-        store.act(
-            table.token, store.version(table.token), {"type": "Deal", "player": player, "card": card}
-        )
+        deal = {"type": "Deal", "player": player, "card": card}
+        store.act(table.token, store.version(table.token), deal)
     before = store.version(table.token)
     page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
