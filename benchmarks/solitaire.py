@@ -215,14 +215,23 @@ def report(args: argparse.Namespace) -> int:
         print(f"\nProven lost: {', '.join(str(row['seed']) for row in by[LOST][:50])}")
     if args.hardest <= 0:
         return 0
-    hardest = sorted(
-        rows.values(),
-        key=lambda row: (row["result"] != UNKNOWN, -int(row["nodes"])),  # type: ignore[call-overload]
-    )[: args.hardest]
-    print("\nThe hardest deals (unknown first, then by positions searched):\n")
+    # Every undecided deal stopped at the same cap, so among those the
+    # positions say nothing: they are listed by seed, and the won deals that
+    # took the most positions follow (the hardest the solver did decide).
+    undecided = [row for row in rows.values() if row["result"] == UNKNOWN]
+    decided = sorted(
+        (row for row in rows.values() if row["result"] != UNKNOWN),
+        key=lambda row: -int(row["nodes"]),  # type: ignore[call-overload]
+    )
+    shown = sorted(undecided, key=lambda row: int(row["seed"]))[: args.hardest]  # type: ignore[call-overload]
+    print(
+        f"\nThe hardest deals: the first {len(shown)} of the {len(undecided)} undecided "
+        f"(by seed), then the {min(args.hardest, len(decided))} decided ones that took "
+        "the most positions:\n"
+    )
     print("| seed | result | seconds | positions |")
     print("|---:|---|---:|---:|")
-    for row in hardest:
+    for row in shown + decided[: args.hardest]:
         seconds, positions = float(row["seconds"]), int(row["nodes"])  # type: ignore[arg-type,call-overload]
         print(f"| {row['seed']} | {row['result']} | {seconds:.2f} | {positions:,} |")
     return 0

@@ -371,7 +371,7 @@ def test_junk_in_any_form_of_any_phase_is_a_422_never_a_500(phone, store, solo, 
 
 def test_achievements_page_is_empty_but_friendly_before_any_solo_game(phone):
     page = text(phone.get("/achievements"))
-    assert "0 of 22 filled · 0 wins in 0 solo games on this computer." in page
+    assert "0 of 22 filled · 0 wins in 0 solo games played in this browser." in page
     assert "Six animals of one kind in your Winter Den" in page
 
 

@@ -372,3 +372,107 @@ def test_the_pairs_pad_of_an_eight_player_table_is_on_the_first_screen(live_serv
     expect(page.locator(".who-bar")).to_contain_text("Shared phone")
     pad = page.get_by_role("group", name=re.compile(r"hits: which card\?"))
     on_first_screen(page, pad)
+
+
+# What app.js takes for a tap's answer (ANSWERS in companion/static/app.js).
+ANSWER_IN_VIEW = """() => {
+    for (const sel of ["#board .notice-error", "#board > .notice", "#board [data-answer]",
+                       "#board .status"]) {
+        const el = document.querySelector(sel);
+        if (!el) continue;
+        const box = el.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight ? "" : `${sel}: ${box.top}`;
+    }
+    return "no answer";
+}"""
+
+
+def answer_in_view(page) -> None:
+    """The tap's answer (a refusal, a notice, the marked answer or the first
+    status line) ends up wholly in the viewport (a smooth scroll may take a moment)."""
+    where = "not looked yet"
+    for _ in range(SETTLE // 250):
+        where = page.evaluate(ANSWER_IN_VIEW)
+        if where == "":
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the answer is out of view: {where}")
+
+
+def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(live_server, new_phone):
+    store = live_server.store
+    table = store.create_table("pairs", EIGHT, {})
+    for player, card in zip(EIGHT, [7, 4, 9, 5, 6, 8, 10, 3], strict=True):
+        deal = {"type": "Deal", "player": player, "card": card}
+        store.act(table.token, store.version(table.token), deal)
+    before = store.version(table.token)
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
+    pad = page.get_by_role("group", name=re.compile(r"hits: which card\?"))
+    on_first_screen(page, pad)
+    pad.get_by_role("button").nth(1).click()  # a 2
+    expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    answer_in_view(page)
+    expect(page.locator("#announcer")).not_to_be_empty()
+
+
+def test_the_ash_size_choice_is_on_the_first_screen_and_the_move_answers_in_view(
+    live_server, new_phone
+):
+    options = {"rainbow": "Ana", "mode": "board", "position": ASH_SEED}
+    store = live_server.store
+    table = store.create_table("autumn_ash", ["Ana", "Ben"], options, "Ash board")
+    page = new_phone(color_scheme="dark")
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    square = lambda name: page.locator(f'.ash-board [aria-label^="{name}:"]')  # noqa: E731
+    on_first_screen(page, square("E5"))
+    square("E5").tap()
+    page.locator('.ash-sel[aria-label^="E5:"]').wait_for()
+    square("E6").tap()
+    sizes = page.locator("#ash-sizes button:enabled")
+    expect(sizes.first).to_be_in_viewport(ratio=1)
+    sizes.first.tap()
+    last = page.locator("#ash-last")
+    expect(last).to_contain_text("Last: Ana")
+    answer_in_view(page)
+    assert store.version(table.token) == 1
+
+
+def test_a_solitaire_move_is_made_on_the_first_screen_and_answers_in_view(live_server, new_phone):
+    from test_solitaire_browser import prepare
+
+    table, moves, _ = prepare(live_server.store)
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")
+    move = moves[0]
+    card = page.locator(f'label.sol-card[data-pick="{move["source"]}:{move["count"]}"]')
+    target = page.get_by_role("button", name=f"Move to pile {move['target'] + 1}")
+    on_first_screen(page, card)
+    on_first_screen(page, target)
+    # A pile the card may not go to: the refusal is in view.
+    wrong = next(
+        i for i in range(page.locator(".sol-pile").count())
+        if i not in (move["source"], move["target"])
+    )  # fmt: skip
+    card.tap(position={"x": 20, "y": 12})
+    page.get_by_role("button", name=f"Move to pile {wrong + 1}").tap()
+    expect(page.locator("#board .notice-error")).to_be_visible()
+    answer_in_view(page)
+    card.tap(position={"x": 20, "y": 12})
+    target.tap()
+    moved = page.locator(f'.sol-pile[data-pile="{move["target"]}"] .sol-card').last
+    expect(page.locator("#board .notice-error")).to_have_count(0)
+    expect(moved).to_be_in_viewport()
+
+
+def test_a_round_added_on_a_six_player_score_pad_answers_in_view(live_server, new_phone):
+    store = live_server.store
+    table = store.create_table("scorepad", SIX, {"lowest_wins": False})
+    page = new_phone()
+    seat(page, f"{live_server.url}/t/{table.token}", "Ana")
+    for index in range(6):
+        page.locator(f"#score{index}").fill(str(index + 3))
+    page.get_by_role("button", name="Add the round").click()
+    expect(page.locator("table.scores tbody tr")).to_have_count(1)
+    answer_in_view(page)
+    expect(page.locator("#announcer")).to_contain_text("Fay is ahead")

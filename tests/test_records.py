@@ -34,7 +34,7 @@ def records_table(body: str) -> dict[str, tuple[int, int, int]]:
     """The "All players" table: name -> (games, won, lost)."""
     section = body.split('id="all-h"', 1)[1]
     found = re.findall(
-        r'<th scope="row"><a href="[^"]+">([^<]+)</a>.*?</th>\s*'
+        r'<th scope="row"><a [^>]*href="[^"]+"[^>]*>([^<]+)</a>.*?</th>\s*'
         r'<td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>',
         section,
         re.S,

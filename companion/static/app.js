@@ -328,6 +328,41 @@
     }
   });
 
+  // ---- A tap that does nothing says why (issue 20) ------------------------
+  // Burnt ash, a card that cannot move, a pile that is not lit, a greyed-out
+  // key: the template puts the reason in data-why. A tap on it shows the
+  // reason in the dock (always on screen) and reads it out. A disabled
+  // control gets no clicks of its own (CSS passes them through), so the tap
+  // is matched to it by where it landed.
+  var whyTimer = null;
+  function whyAt(event) {
+    var own = event.target.closest && event.target.closest("[data-why]");
+    if (own) return own;
+    var x = event.clientX, y = event.clientY;
+    var off = document.querySelectorAll("[disabled][data-why], [aria-disabled=true][data-why]");
+    for (var i = 0; i < off.length; i++) {
+      var box = off[i].getBoundingClientRect();
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return off[i];
+    }
+    return null;
+  }
+  function sayWhy(text) {
+    dock("why", text, "OK", function () { dock("why", null); });
+    announce(text);
+    if (whyTimer) window.clearTimeout(whyTimer);
+    whyTimer = window.setTimeout(function () { dock("why", null); }, 8000);
+  }
+  document.addEventListener("click", function (event) {
+    var el = whyAt(event);
+    if (!el) return;
+    // Another script may make the tap mean something after all (a picked
+    // solitaire card goes to the pile tapped): then it says nothing.
+    window.setTimeout(function () {
+      if (!event.defaultPrevented) sayWhy(el.getAttribute("data-why"));
+    }, 0);
+  });
+  document.addEventListener("htmx:beforeRequest", function () { dock("why", null); });
+
   // Ask before a destructive button (data-confirm), without inline script.
   document.addEventListener("submit", function (event) {
     var button = event.submitter;

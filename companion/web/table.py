@@ -12,6 +12,7 @@ import json
 import os
 import re
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from threading import Lock
@@ -29,6 +30,7 @@ from flask import (
     request,
     url_for,
 )
+from jinja2 import Environment, meta, nodes
 from markupsafe import Markup
 
 from companion.tables.store import (
@@ -216,25 +218,197 @@ def render_board(
     return render_template(template, **context), status
 
 
-# Six phones at a table poll the same version of the same board: render it
-# once per (table, version, viewer, view, page address) in this process and
-# give each phone its own CSRF token. Only for plain polls (no query but
-# ``v``) and for the board a successful write answers with (the next polls
-# ask for exactly that version). The key holds everything a board reads of
-# the request: the viewer (seat, seats held by other phones, spectator) and
-# the page address htmx reports (Venture's shared phone keeps the bidder
-# there), so a phone never gets a board rendered for somebody else.
+# Six phones at a table fetch the same version of the same board after each
+# change. The board fragment is rendered once per *projection* (see
+# ``_projection``) and shared: the phones of four seated players who see the
+# same cards get one render, with each phone's own "who are you" bar and CSRF
+# token put back into the shared copy (both are cut out of it). Only for plain
+# polls (no query but ``v``) and for the board a successful write answers with
+# (the next fetches ask for exactly that version). The key also holds the page
+# address htmx reports (Venture's shared phone keeps the bidder there), so a
+# phone never gets a board rendered for anybody who may see something else.
+#
+# Bounded: at most _POLLED_SIZE renders and _POLLED_CHARS characters (a score
+# pad's fragment is about 10,000), the least recently used going first, so
+# the cache holds at most about 24 MB a process.
 _POLLED: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _POLLED_LOCK = Lock()
-_POLLED_SIZE = 256
+_POLLED_SIZE = 1024
+_POLLED_CHARS = 24_000_000
+_polled_chars = 0
 _CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
+_WHO_SLOT = "\x00who\x00"
 # Every CSRF token a board carries (form fields, htmx headers): the cached copy
 # keeps none of them, whichever token the rendering request happened to sign.
 _CSRF_VALUES = re.compile(r'(name="csrf_token" value=")[^"]*(")|(CSRF-Token": ")[^"]*(")')
 
+# What a game's board template may read and still be shared between phones
+# (board_context's names that are the same for every phone with one
+# projection key), and the names that tell phones apart, which go into the key.
+_SAME_FOR_THE_KEY = frozenset(
+    {
+        "table",
+        "snap",
+        "state",
+        "screen",
+        "events",
+        "recent",
+        "readonly",
+        "spectator",
+        "error",
+        "notice",
+        "undo_title",
+        "undo_refusal",
+        "hidden_count",
+        "describe",
+        "confirm_seat",
+        "confirm_reason",
+        "chosen",
+    }
+)
+_PHONE_FACTS = frozenset({"me", "taken", "viewer"})
+# Flask's per-request globals. A template that reads ``request`` is shared only
+# on a GET, whose request holds nothing but its address (in the key) and
+# cookies (the CSRF slot): not the answer to a write, which could echo its form.
+_NEVER_SHARED = frozenset({"session", "g"})
+
 
 def _without_tokens(html: str) -> str:
     return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{_CSRF_SLOT}{m[2] or m[4]}", html)
+
+
+@dataclass(frozen=True)
+class _Reads:
+    """What a board template (with what it includes) reads from outside itself."""
+
+    names: frozenset[str]
+    # The attributes of ``viewer`` it reads, when it reads nothing else of it
+    # (``viewer.host``, ``viewer is defined``); None when it passes the whole viewer on.
+    viewer_attributes: frozenset[str] | None
+
+
+@lru_cache(maxsize=64)
+def _names_read(env: Environment, name: str) -> _Reads | None:
+    """Every name a template reads from outside itself (the context or the
+    app's globals), with every template it includes or imports; None when it
+    includes one named only at render time.
+
+    Parsed without the app's globals, which Jinja would otherwise leave out
+    (a read of ``request`` must show). A name one of these templates sets
+    (``{% set end = ... %}`` read by the template it includes) is its own,
+    unless it is one of the names that tell phones apart: those always count.
+    """
+    assert env.loader is not None
+    bare = Environment()
+    bare.filters, bare.tests = env.filters, env.tests
+    names: set[str] = set()
+    assigned: set[str] = set()
+    attributes: set[str] = set()
+    whole_viewer = False
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        tree = bare.parse(env.loader.get_source(env, current)[0])
+        names |= meta.find_undeclared_variables(tree)
+        assigned |= {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+        assigned |= {n.target for n in tree.find_all(nodes.Import)}
+        assigned |= {
+            n if isinstance(n, str) else n[1]
+            for i in tree.find_all(nodes.FromImport)
+            for n in i.names
+        }
+        loads = sum(1 for n in tree.find_all(nodes.Name) if n.name == "viewer" and n.ctx == "load")
+        got = [
+            n.attr
+            for n in tree.find_all(nodes.Getattr)
+            if isinstance(n.node, nodes.Name) and n.node.name == "viewer"
+        ]
+        tested = sum(
+            1
+            for n in tree.find_all(nodes.Test)
+            if n.name == "defined" and isinstance(n.node, nodes.Name) and n.node.name == "viewer"
+        )
+        attributes |= set(got)
+        whole_viewer |= loads != len(got) + tested
+        for referenced in meta.find_referenced_templates(tree):
+            if referenced is None:
+                return None
+            todo.append(referenced)
+    return _Reads(
+        frozenset(names - (assigned - _PHONE_FACTS - _NEVER_SHARED)),
+        None if whole_viewer else frozenset(attributes),
+    )
+
+
+def _projection(snap: Snapshot, viewer: Viewer) -> tuple[Any, ...] | None:
+    """What a phone's board fragment shows, apart from its "who are you" bar
+    and CSRF token: two phones with the same projection get the same bytes.
+
+    Everything the board draws per phone is a value here: whether it may
+    enter (pads, undo), why it may not undo, which hidden entries are shown
+    back to it (LT3: ``sees``, and its seat when it sees any), how many it
+    cannot see; and whichever of ``me``, ``taken`` and ``viewer`` the game's
+    own template reads (found in the template itself, so a template that
+    starts reading one is keyed by it). None (no sharing: keyed by the whole
+    viewer) when the template reads anything else, while templates reload,
+    and for spectators and full pages, which are keyed as before.
+    """
+    env = current_app.jinja_env
+    if viewer.readonly and viewer.mode == "spectator" or env.auto_reload:
+        return None
+    found = _names_read(env, _screen(snap).board_template)
+    if found is None:
+        return None
+    reads = found.names
+    if reads - _SAME_FOR_THE_KEY - _PHONE_FACTS - (set(env.globals) - _NEVER_SHARED):
+        return None
+    if "request" in reads and request.method != "GET":
+        return None
+    seen = found.viewer_attributes
+    facts = {
+        "me": viewer.seat,
+        "taken": viewer.taken,
+        "viewer": viewer.cache_key
+        if seen is None
+        else tuple((a, getattr(viewer, a, None)) for a in sorted(seen)),
+    }
+    return (
+        viewer.readonly,
+        viewer.may_act,
+        undo_refusal(snap, viewer) if viewer.may_act else None,
+        hidden_count(snap, viewer),
+        viewer.sees,
+        viewer.seat if viewer.sees else None,
+        tuple((name, facts[name]) for name in sorted(reads & _PHONE_FACTS)),
+    )
+
+
+def _who_bar(snap: Snapshot, viewer: Viewer) -> str:
+    """This phone's "who are you" bar, as the board template draws it."""
+    who = current_app.jinja_env.get_template("table/_who.html").module
+    return str(who.who_bar(snap.table, viewer, viewer.taken, None, False))  # type: ignore[attr-defined]
+
+
+def _remember_render(key: tuple[Any, ...], html: str) -> None:
+    global _polled_chars
+    with _POLLED_LOCK:
+        old = _POLLED.pop(key, None)
+        _polled_chars += len(html) - len(old or "")
+        _POLLED[key] = html
+        while len(_POLLED) > _POLLED_SIZE or _polled_chars > _POLLED_CHARS:
+            _polled_chars -= len(_POLLED.popitem(last=False)[1])
+
+
+def forget_renders() -> None:
+    """Empty the shared render cache (tests)."""
+    global _polled_chars
+    with _POLLED_LOCK:
+        _POLLED.clear()
+        _polled_chars = 0
 
 
 def render_polled_board(
@@ -244,22 +418,34 @@ def render_polled_board(
     if set(request.args) - {"v"}:
         return render_board(snap, readonly=readonly)
     viewer = viewer or viewer_for(snap, readonly=readonly)
+    htmx = _is_htmx()
     address = request.headers.get("HX-Current-URL", "").partition("?")[2]
-    key = (snap.table.token, snap.table.version, viewer.cache_key, _is_htmx(), address)
+    projection = _projection(snap, viewer) if htmx else None
+    table = (snap.table.token, snap.table.version, htmx, address)
+    mine = (*table, "phone", viewer.cache_key)
+    keys = [(*table, "shared", projection), mine] if projection is not None else [mine]
     token = csrf_token()
+    cached = None
     with _POLLED_LOCK:
-        cached = _POLLED.get(key)
-        if cached is not None:
-            _POLLED.move_to_end(key)
+        for key in keys:
+            cached = _POLLED.get(key)
+            if cached is not None:
+                _POLLED.move_to_end(key)
+                break
     if cached is not None:
-        return cached.replace(_CSRF_SLOT, token), 200
+        html = cached.replace(_CSRF_SLOT, token)
+        if _WHO_SLOT in html:
+            html = html.replace(_WHO_SLOT, _who_bar(snap, viewer), 1)
+        return html, 200
     context = board_context(snap, error=None, readonly=readonly, viewer=viewer)
-    template = "table/_board.html" if _is_htmx() else "table/page.html"
+    template = "table/_board.html" if htmx else "table/page.html"
     html = render_template(template, **context)
-    with _POLLED_LOCK:
-        _POLLED[key] = _without_tokens(html)
-        while len(_POLLED) > _POLLED_SIZE:
-            _POLLED.popitem(last=False)
+    who = _who_bar(snap, viewer) if projection is not None else ""
+    if who and html.count(who) == 1:
+        # Shared: this phone's bar (and token) out, a slot for the next phone's.
+        _remember_render(keys[0], _without_tokens(html.replace(who, _WHO_SLOT)))
+    else:
+        _remember_render(mine, _without_tokens(html))
     return html, 200
 
 

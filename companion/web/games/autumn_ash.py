@@ -105,6 +105,7 @@ class Cell:
     moved_last: bool = False  # where the last turn's piece went
     corner: bool = False  # an entry point (X6)
     near: bool = False  # within reach of the selected piece but closed: a tap says why
+    why: str = ""  # why a tap on this square does nothing (issue 20), else ""
 
     @property
     def top(self) -> Piece | None:
@@ -228,6 +229,9 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
                 near=selected is not None
                 and square not in targets
                 and 0 < _steps(selected, square) <= 2,
+                why=_why_idle(position, board, selected, targets, movable, square)
+                if can_act
+                else "",
             )
             for column in range(len(autumn_ash.COLUMNS))
             for square in [Square(row * len(autumn_ash.COLUMNS) + column)]
@@ -300,6 +304,31 @@ def _reasons(
         if _steps(selected, square) <= 2:
             found.append((str(square), _why_closed(position, board, selected, square)))
     return tuple(found)
+
+
+def _why_idle(
+    position: Position,
+    board: Position,
+    selected: Square | None,
+    targets: Mapping[Square, Move],
+    movable: set[Square],
+    square: Square,
+) -> str:
+    """Why a tap on ``square`` does nothing, for the squares that are neither
+    a piece to pick nor a square to go to ("" for those): burnt ash, the
+    other side's piece, an empty square, a piece of the mover's stuck."""
+    if square == selected or square in targets or square in movable:
+        return ""
+    if selected is not None and _steps(selected, square) <= 2:
+        return ""  # near: its link asks the referee (the refusal notice)
+    if selected is not None:
+        return _why_closed(position, board, selected, square)
+    top = board.top(square)
+    if top is None:
+        return f"{square} is empty: tap one of your pieces first, then a lit square"
+    if top.side == board.turn:
+        return _first_reason(board, square)
+    return autumn_ash.why_not(board, square, square) or ""
 
 
 def _steps(a: Square, b: Square) -> int:

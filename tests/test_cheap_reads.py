@@ -1,0 +1,301 @@
+"""Cheap reads (issue 21, item 4): a board fetch reads its table once, a
+render is shared by every phone that sees the same projection, and the board
+and stream paths open nothing they do not need.
+
+Statements are counted with SQLAlchemy's ``before_cursor_execute`` event on
+the store's engine (the store's one-statement reads go through it too), so
+these hold on SQLite and on PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from companion.tables.store import TableError
+from companion.web import table as table_views
+
+HTMX = {"HX-Request": "true"}
+FOUR = ["Ana", "Ben", "Cy", "Dan"]
+
+
+@contextmanager
+def statements(store) -> Iterator[list[str]]:
+    """Every SQL statement the store sends while the block runs (transaction
+    control and LISTEN/NOTIFY left out: they are not reads)."""
+    seen: list[str] = []
+
+    def note(conn, cursor, statement, parameters, context, executemany) -> None:
+        if not re.match(r"\s*(BEGIN|COMMIT|ROLLBACK|SELECT pg_notify|LISTEN)", statement):
+            seen.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(store.engine, "before_cursor_execute", note)
+
+
+@pytest.fixture
+def renders(monkeypatch) -> Counter:
+    """How many boards the poll cache's views rendered (not served from the cache)."""
+    counted: Counter = Counter()
+    real = table_views.render_template
+
+    def counting(template: str, **context: Any) -> str:
+        counted[template] += 1
+        return real(template, **context)
+
+    monkeypatch.setattr(table_views, "render_template", counting)
+    return counted
+
+
+def seated(new_client_phone, table, seats: list[str | None]) -> list[Any]:
+    """One phone a seat (None: a phone just watching)."""
+    phones = []
+    for seat in seats:
+        phone = new_client_phone().undecided()
+        if seat is None:
+            assert phone.post(f"/t/{table.token}/me", {"mode": "watching"}).status_code == 200
+        else:
+            assert phone.sit(table, seat).status_code == 200
+        phones.append(phone)
+    return phones
+
+
+def fetch(phone, table, version: int) -> str:
+    answer = phone.get(f"/t/{table.token}/poll?v={version}", htmx=True)
+    assert answer.status_code == 200
+    return answer.get_data(as_text=True)
+
+
+# --- a board fetch reads its table once -------------------------------------------
+
+
+def test_a_board_fetch_and_an_unchanged_poll_are_one_statement_each(
+    store, make_table, new_client_phone
+):
+    table = make_table("scorepad", FOUR)
+    ana, ben = seated(new_client_phone, table, ["Ana", "Ben"])
+    ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
+    version = store.version(table.token)
+    with statements(store) as fetched:
+        fetch(ben, table, version - 1)
+    assert len(fetched) == 1, fetched
+    with statements(store) as unchanged:
+        assert ben.get(f"/t/{table.token}/poll?v={version}", htmx=True).status_code == 204
+    assert len(unchanged) == 1, unchanged
+    with statements(store) as spectator:
+        view = f"/v/{table.view_token}/poll?v={version - 1}"
+        assert ben.client.get(view, headers=HTMX).status_code == 200
+    assert len(spectator) == 1, spectator
+
+
+def test_an_entry_reads_the_table_once_and_not_again_after_writing(
+    store, make_table, new_client_phone
+):
+    """Was: version, snapshot, seats, the write, then seats and snapshot again."""
+    table = make_table("scorepad", FOUR)
+    (ana,) = seated(new_client_phone, table, ["Ana"])
+    ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")  # warm the cache
+    version = store.version(table.token)
+    with statements(store) as sent:
+        answer = ana.act(
+            table, "add-round", version=version, score0="5", score1="6", score2="7", score3="8"
+        )
+    assert answer.status_code == 200 and "You are <strong>Ana</strong>" in answer.text
+    kinds = [s.split()[0].upper() for s in sent]
+    # One read (version, seats, this phone), then the write's own transaction:
+    # lock the row, append the event, bump the version. Nothing after it.
+    assert kinds == ["SELECT", "SELECT", "INSERT", "UPDATE"], sent
+    assert "FOR UPDATE" in sent[1].upper() or store.is_sqlite
+
+
+def test_a_fetch_of_a_rematched_table_follows_it_in_the_same_statement(
+    phone, store, new_client_phone
+):
+    from end_games import finish_scorepad
+    from test_end_screens import host_table
+
+    table = host_table(phone, store, "scorepad", ["Ana", "Ben"])
+    guest = new_client_phone()
+    assert guest.sit(table, "Ben").status_code == 200
+    finish_scorepad(store, table)
+    assert phone.post(f"/t/{table.token}/rematch", htmx=False).status_code == 303
+    with statements(store) as sent:
+        moved = guest.get(f"/t/{table.token}/poll?v=0", htmx=True)
+    assert moved.headers.get("HX-Redirect", "").startswith("/t/")
+    assert len(sent) == 1
+
+
+# --- a render is shared by every phone that sees the same projection ----------------
+
+
+def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_token(
+    store, make_table, new_client_phone, renders
+):
+    table = make_table("scorepad", FOUR)
+    phones = seated(new_client_phone, table, ["Ana", "Ben", "Cy", "Dan", None, None])
+    ana = phones[0]
+    ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
+    version = store.version(table.token)
+    renders.clear()
+    bodies = [fetch(phone, table, version - 1) for phone in phones]
+    # Four players who may enter, two watching: two projections, two renders.
+    assert renders["table/_board.html"] == 2
+    for phone, seat, body in zip(
+        phones, ["Ana", "Ben", "Cy", "Dan", None, None], bodies, strict=True
+    ):
+        who = f"You are <strong>{seat}</strong>" if seat else "<strong>Just watching</strong>"
+        assert who in body
+        tokens = set(re.findall(r'name="csrf_token" value="([^"]+)"', body))
+        assert tokens == {phone.csrf}, "each phone gets its own token, no other's"
+        assert ("Add the round" in body) == (seat is not None)
+    # The shared part is the same bytes for the four players.
+    cut = [re.sub(r'<details class="who-bar".*?</details>', "", b, flags=re.S) for b in bodies]
+    cut = [re.sub(r'value="[^"]{20,}"', "", b) for b in cut]
+    assert len(set(cut[:4])) == 1 and len(set(cut[4:])) == 1
+
+
+def _venture_world(app, store, new_client_phone, card: int) -> tuple[str, list[str]]:
+    """Ana bids ``card`` in secret; Ben and Cy then fetch the board after her."""
+    table = store.create_table("venture", FOUR, {"drafting": False}, seed=1)
+    store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6]})
+    ana, ben, cy = seated(new_client_phone, table, ["Ana", "Ben", "Cy"])
+    version = store.version(table.token)
+    mine = ana.act(table, "bid", version=version, player="Ana", card=str(card))
+    assert mine.status_code == 200
+    # Ana's own board (her bid shown back to her) is rendered for her fetch
+    # and cached, where any phone of the same projection would find it.
+    table_views.forget_renders()
+    own = fetch(ana, table, version)
+    others = [fetch(ben, table, version), fetch(cy, table, version)]
+    tokens = [table.token, table.view_token, ana.csrf, ben.csrf, cy.csrf]
+
+    def steady(body: str) -> str:
+        for i, token in enumerate(tokens):
+            body = body.replace(token, f"TOKEN{i}")
+        return re.sub(r"\d\d:\d\d(:\d\d)?", "X", html.unescape(body))
+
+    return steady(own), [steady(body) for body in others]
+
+
+def test_two_phones_with_different_projections_never_get_each_others_render(
+    app, store, new_client_phone
+):
+    """The cache's differential test: Ana bids 7 in one world and 9 in the
+    other and her board (which shows her bid) is rendered and cached first;
+    Ben's and Cy's boards, fetched after it, are the same bytes in both worlds."""
+    own_7, others_7 = _venture_world(app, store, new_client_phone, 7)
+    own_9, others_9 = _venture_world(app, store, new_client_phone, 9)
+    assert own_7 != own_9, "Ana's own board shows her bid back"
+    assert others_7 == others_9
+
+
+GAMES = ["scorepad", "venture", "autumn_leaves", "north_wind", "pairs", "leaf", "autumn_ash"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_phones_with_one_projection_key_are_drawn_the_same(app, store, game):
+    """Why sharing is safe, checked on the renders themselves: for every game,
+    phones of every kind (seated, shared, watching, undecided), drawn one by
+    one with nothing cached, give the same bytes (their bar and token cut
+    out) whenever their projection keys are equal."""
+    from companion.web.viewer import viewer_from
+
+    for players in (FOUR, FOUR[:3], FOUR[:2]):
+        try:
+            table = store.create_table(game, players, {}, seed=3)
+            break
+        except TableError:
+            continue
+    else:
+        pytest.skip(f"{game}: no setup of 2-4 players")
+    devices = [f"{n:064x}" for n in range(1, 7)]
+    store.take_seat(table.token, players[0], devices[0])
+    store.take_seat(table.token, players[1], devices[1])
+    store.set_mode(table.token, devices[2], "shared")
+    store.set_mode(table.token, devices[3], "watching")
+    store.remember_member(table.token, devices[4])  # undecided
+    snap = store.snapshot(table.token)
+    drawn: dict[Any, set[str]] = {}
+    for device in devices[:5]:
+        with app.test_request_context(f"/t/{table.token}/poll?v=0", headers=HTMX):
+            viewer = viewer_from(snap, device, store.viewer_facts(table.token, device))
+            key = table_views._projection(snap, viewer)
+            context = table_views.board_context(snap, error=None, readonly=False, viewer=viewer)
+            body = table_views.render_template("table/_board.html", **context)
+            who = table_views._who_bar(snap, viewer)
+            if who:
+                body = body.replace(who, "WHO")
+            drawn.setdefault(key, set()).add(table_views._without_tokens(body))
+    assert None not in drawn, f"{game}: its board template can be shared"
+    assert all(len(bodies) == 1 for bodies in drawn.values())
+
+
+def test_the_render_cache_is_bounded(store, make_table, new_client_phone, monkeypatch):
+    monkeypatch.setattr(table_views, "_POLLED_SIZE", 3)
+    table_views.forget_renders()
+    table = make_table("scorepad", FOUR)
+    (ana,) = seated(new_client_phone, table, ["Ana"])
+    for n in range(6):
+        ana.act(table, "add-round", score0=str(n), score1="0", score2="0", score3="0")
+    assert len(table_views._POLLED) <= 3
+    assert table_views._polled_chars == sum(len(v) for v in table_views._POLLED.values())
+
+
+# --- nothing on the board or stream path opens what it does not need ----------------
+
+
+def test_board_fetches_and_streams_open_no_limiter_csrf_check_or_session_write(
+    app, store, make_table, new_client_phone, monkeypatch
+):
+    from flask_wtf.csrf import CSRFProtect
+
+    from companion.web import ratelimit
+
+    table = make_table("scorepad", FOUR)
+    (ben,) = seated(new_client_phone, table, ["Ben"])
+    version = store.version(table.token)
+    opened: Counter = Counter()
+
+    def refuse(name: str):
+        def called(*args: Any, **kwargs: Any) -> Any:
+            opened[name] += 1
+            raise AssertionError(f"{name} ran on a board fetch")
+
+        return called
+
+    monkeypatch.setattr(ratelimit.DatabaseStorage, "incr", refuse("the limiter's count"))
+    monkeypatch.setattr(ratelimit.DatabaseStorage, "get", refuse("the limiter's count"))
+    # (Flask-WTF's hook runs on every request; on a GET it returns before it
+    # looks for a token.)
+    monkeypatch.setattr(CSRFProtect, "_get_csrf_token", refuse("the CSRF check"))
+    saved = app.session_interface.save_session
+
+    def save(app_: Any, session: Any, response: Any) -> None:
+        if session.modified:
+            opened["a session write"] += 1
+        saved(app_, session, response)
+
+    monkeypatch.setattr(app.session_interface, "save_session", save)
+    for path in (
+        f"/t/{table.token}/poll?v={version}",
+        f"/t/{table.token}/poll?v=0",
+        f"/v/{table.view_token}/poll?v=0",
+    ):
+        answer = ben.client.get(path, headers=HTMX)
+        assert answer.status_code in (200, 204)
+        assert "Set-Cookie" not in answer.headers
+    app.config["LEAFPILE_STREAM_LIFETIME"] = 0.01
+    with app.test_client() as fresh:
+        stream = fresh.get(f"/t/{table.token}/stream", buffered=True)
+        assert stream.status_code == 200 and "Set-Cookie" not in stream.headers
+    assert not opened, opened
