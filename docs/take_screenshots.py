@@ -456,7 +456,10 @@ def solitaire_hint(studio: Studio, page: Any) -> None:
     )
     studio.open(page, f"/t/{table.token}")
     page.get_by_role("link", name="Hint").click()
-    page.wait_for_load_state("networkidle")
+    # The page is idle already when the tap is made: wait for the hint itself,
+    # then for the swap to settle (a picture mid-swap is faded).
+    page.locator("#board .notice").wait_for(timeout=60_000)
+    page.wait_for_timeout(600)
 
 
 # --- the print kit -----------------------------------------------------------------
