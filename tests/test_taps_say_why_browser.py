@@ -64,6 +64,11 @@ def test_idle_squares_of_the_ash_board_say_why_a_tap_does_nothing(live_server, n
     square("E1").tap()
     says_why(page, "a piece moves one or two orthogonal steps.")
     assert "(X7)" not in page.locator("#announcer").inner_text()  # no ruling ids
+    # On the other player's turn the board only follows: a tap says whose turn it is.
+    ben = new_phone(color_scheme="dark")
+    seat(ben, f"{live_server.url}/t/{table.token}", "Ben")
+    ben.locator('.ash-board [aria-label^="A1:"]').tap()
+    says_why(ben, "It is Ana's turn: this phone is Ben's")
     assert store.version(table.token) == 0
 
 
