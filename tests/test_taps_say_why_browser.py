@@ -9,6 +9,8 @@ region), and nothing is entered.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import take_seat
 from playwright.sync_api import expect
@@ -34,6 +36,9 @@ def says_why(page, words: str) -> None:
     expect(why).to_contain_text(words)
     expect(why).to_be_in_viewport(ratio=1)
     expect(page.locator("#announcer")).to_contain_text(words)
+    if os.environ.get("LEAFPILE_SCREENSHOTS"):  # a picture to look at
+        name = os.environ.get("PYTEST_CURRENT_TEST", "shot").split("::")[-1].split(" ")[0]
+        page.screenshot(path=f"{os.environ['LEAFPILE_SCREENSHOTS']}/{name}-{len(words)}.png")
     why.get_by_role("button", name="OK").click()
     expect(why).to_have_count(0)
 
