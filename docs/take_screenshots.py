@@ -300,8 +300,7 @@ def leaf_score_sheet(studio: Studio, page: Any) -> None:
         ["Hera", "Cleo"],
         actions=[
             leaf.EnterTally("Hera", hera),
-            leaf.EnterTally("Cleo", {"tree": 5, "acorn_tokens": 20}),
-        ],
+        ],  # Cleo still to count: her count leads, open (issue 20)
     )
     studio.open(page, f"/t/{table.token}")
 
@@ -359,6 +358,7 @@ def north_wind_achievements(studio: Studio, page: Any) -> None:
         studio.post(table, "hibernate", animal="")
         studio.post(table, "final", h_acorns="30", h_sun="6", h_groups="3 3")
         studio.post(table, "achieve", ach_0="", ach_1="", ach_2=ticks[0], ach_3=ticks[1])
+        studio.open(page, f"/t/{table.token}")  # achievements follow this browser's tables
     studio.open(page, "/achievements")
 
 
@@ -455,7 +455,10 @@ def solitaire_hint(studio: Studio, page: Any) -> None:
     )
     studio.open(page, f"/t/{table.token}")
     page.get_by_role("link", name="Hint").click()
-    page.wait_for_load_state("networkidle")
+    # The page is idle already when the tap is made: wait for the hint itself,
+    # then for the swap to settle (a picture mid-swap is faded).
+    page.locator("#board .notice").wait_for(timeout=60_000)
+    page.wait_for_timeout(600)
 
 
 # --- the print kit -----------------------------------------------------------------
@@ -548,25 +551,29 @@ def end_north_wind(studio: Studio, page: Any) -> None:
     studio.open(page, f"/t/{table.token}")
 
 
-def _records(studio: Studio) -> None:
-    if getattr(studio, "has_records", False):
-        return
-    studio.has_records = True  # type: ignore[attr-defined]
-    _finished(studio, "scorepad", TRIO, {})
-    _finished(studio, "pairs", TRIO, {"target": 16})
-    _finished(studio, "venture", ["Ana", "ben", "Cleo"], {})
-    _finished(studio, "autumn_ash", ["Ben", "Cleo"], {"rainbow": "Cleo"})
+def _records(studio: Studio, page: Any) -> None:
+    """Four finished tables, each opened by this browser: records follow the
+    tables a browser is a member of (issue 23), so the page has games to show."""
+    if not getattr(studio, "records", None):
+        studio.records = [  # type: ignore[attr-defined]
+            _finished(studio, "scorepad", TRIO, {}),
+            _finished(studio, "pairs", TRIO, {"target": 16}),
+            _finished(studio, "venture", ["Ana", "ben", "Cleo"], {}),
+            _finished(studio, "autumn_ash", ["Ben", "Cleo"], {"rainbow": "Cleo"}),
+        ]
+    for table in studio.records:  # type: ignore[attr-defined]
+        studio.open(page, f"/t/{table.token}")
 
 
 @screen("screenshots/records.png", full_page=True)
 def records(studio: Studio, page: Any) -> None:
-    _records(studio)
+    _records(studio, page)
     studio.open(page, "/records")
 
 
 @screen("screenshots/records-player-dark.png", scheme="dark", full_page=True)
 def records_player(studio: Studio, page: Any) -> None:
-    _records(studio)
+    _records(studio, page)
     studio.open(page, "/records/player/ana")
 
 

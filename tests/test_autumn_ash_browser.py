@@ -44,20 +44,20 @@ def test_a_race_to_21_played_by_thumb(live_server, new_phone, scheme):
     assert "green" in reference.inner_text() and "+12" in reference.inner_text()
 
     bag(page, "Ana", 0, ["black-3-0", "black-3-1", "black-2-0"])
-    page.get_by_text("Last bag: Ana +20").wait_for()
+    page.locator("#board").get_by_text("Last bag: Ana +20").wait_for()
     assert page.get_by_text("8 pips + black 12 = 20").first.is_visible()
     assert totals(page) == ("20", "0")
 
     # A mistake, taken back with undo.
     bag(page, "Ben", 1, ["cyan-1-0", "cyan-1-1", "cyan-2-0"])
-    page.get_by_text("Last bag: Ben +10").wait_for()
+    page.locator("#board").get_by_text("Last bag: Ben +10").wait_for()
     page.get_by_role("button", name="↶ Undo").tap()
     page.locator('#board[data-version="3"]').wait_for()
     page.locator("#ash-bag-1[open]").wait_for()  # an open bag form stays open across a refresh
     assert totals(page) == ("20", "0")
 
     bag(page, "Ben", 1, ["purple-1-0", "purple-1-1", "purple-2-0"])
-    page.get_by_text("Last bag: Ben +16").wait_for()
+    page.locator("#board").get_by_text("Last bag: Ben +16").wait_for()
     assert totals(page) == ("20", "16")
 
     for control in page.locator("#board button:visible, #board label.ash-piece:visible").all():

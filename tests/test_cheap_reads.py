@@ -2,9 +2,8 @@
 render is shared by every phone that sees the same projection, and the board
 and stream paths open nothing they do not need.
 
-Statements are counted with SQLAlchemy's ``before_cursor_execute`` event on
-the store's engine (the store's one-statement reads go through it too), so
-these hold on SQLite and on PostgreSQL alike.
+Statements are counted at the driver (see ``statements``), so these hold on
+SQLite and on PostgreSQL alike.
 """
 
 from __future__ import annotations
@@ -26,21 +25,54 @@ HTMX = {"HX-Request": "true"}
 FOUR = ["Ana", "Ben", "Cy", "Dan"]
 
 
+# Not reads of the table: transactions, the pool's ping, the connection's own set-up.
+NOT_COUNTED = re.compile(
+    r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|LISTEN|SELECT pg_notify|;|SELECT 1\b)",
+    re.I,
+)
+
+
 @contextmanager
 def statements(store) -> Iterator[list[str]]:
-    """Every SQL statement the store sends while the block runs (transaction
-    control and LISTEN/NOTIFY left out: they are not reads)."""
+    """Every SQL statement the driver runs for the store while the block runs.
+
+    Counted below SQLAlchemy, at the driver, so the store's plain-SQL reads
+    (which skip SQLAlchemy's statement machinery) count as much as its ORM
+    ones: a ``connect`` event hook traces each new connection (SQLite's trace
+    callback; a counting cursor for psycopg), and the pool is emptied so
+    every connection is new.
+    """
     seen: list[str] = []
+    on = [True]
 
-    def note(conn, cursor, statement, parameters, context, executemany) -> None:
-        if not re.match(r"\s*(BEGIN|COMMIT|ROLLBACK|SELECT pg_notify|LISTEN)", statement):
-            seen.append(statement)
+    def keep(sql: str) -> None:
+        if on[0] and not NOT_COUNTED.match(sql):
+            seen.append(sql)
 
-    event.listen(store.engine, "before_cursor_execute", note)
+    if store.is_sqlite:
+
+        def trace(dbapi_connection: Any, record: Any) -> None:
+            dbapi_connection.set_trace_callback(keep)
+
+    else:
+        import psycopg
+
+        class Counting(psycopg.Cursor):
+            def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+                keep(query if isinstance(query, str) else repr(query))
+                return super().execute(query, params, **kwargs)
+
+        def trace(dbapi_connection: Any, record: Any) -> None:
+            dbapi_connection.cursor_factory = Counting
+
+    event.listen(store.engine, "connect", trace)
+    store.engine.dispose()
     try:
         yield seen
     finally:
-        event.remove(store.engine, "before_cursor_execute", note)
+        on[0] = False
+        event.remove(store.engine, "connect", trace)
+        store.engine.dispose()
 
 
 @pytest.fixture

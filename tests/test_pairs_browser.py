@@ -23,7 +23,7 @@ def test_a_round_played_by_thumb_on_a_phone(live_server, new_phone, scheme):
 
     tap_card(page, "Card dealt to Ana", 4)
     tap_card(page, "Card dealt to Ben", 6)
-    page.get_by_text("Ana has the low card (4) and goes first").wait_for()
+    page.locator("#board").get_by_text("Ana has the low card (4) and goes first").wait_for()
     page.get_by_text("Chance a hit pairs:").wait_for()
     assert page.locator(".pairs-odds-figure").inner_text() == "3 in 53 (6%)"
 
@@ -44,6 +44,6 @@ def test_a_round_played_by_thumb_on_a_phone(live_server, new_phone, scheme):
         page.screenshot(path=os.path.join(SHOTS, f"pairs-{scheme}.png"), full_page=True)
 
     folds.nth(2).tap()  # Ben takes Ana's 9
-    page.get_by_text("Ben folded and takes Ana's 9 for 9 points").wait_for()
+    page.locator("#board").get_by_text("Ben folded and takes Ana's 9 for 9 points").wait_for()
     assert page.locator(".pairs-player").nth(1).locator(".pairs-total").inner_text() == "9 / 31"
     page.get_by_role("heading", name="Ana's turn").wait_for()

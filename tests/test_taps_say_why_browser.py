@@ -9,6 +9,8 @@ region), and nothing is entered.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import take_seat
 from playwright.sync_api import expect
@@ -34,6 +36,9 @@ def says_why(page, words: str) -> None:
     expect(why).to_contain_text(words)
     expect(why).to_be_in_viewport(ratio=1)
     expect(page.locator("#announcer")).to_contain_text(words)
+    if os.environ.get("LEAFPILE_SCREENSHOTS"):  # a picture to look at
+        name = os.environ.get("PYTEST_CURRENT_TEST", "shot").split("::")[-1].split(" ")[0]
+        page.screenshot(path=f"{os.environ['LEAFPILE_SCREENSHOTS']}/{name}-{len(words)}.png")
     why.get_by_role("button", name="OK").click()
     expect(why).to_have_count(0)
 
@@ -64,6 +69,11 @@ def test_idle_squares_of_the_ash_board_say_why_a_tap_does_nothing(live_server, n
     square("E1").tap()
     says_why(page, "a piece moves one or two orthogonal steps.")
     assert "(X7)" not in page.locator("#announcer").inner_text()  # no ruling ids
+    # On the other player's turn the board only follows: a tap says whose turn it is.
+    ben = new_phone(color_scheme="dark")
+    seat(ben, f"{live_server.url}/t/{table.token}", "Ben")
+    ben.locator('.ash-board [aria-label^="A1:"]').tap()
+    says_why(ben, "It is Ana's turn: this phone is Ben's")
     assert store.version(table.token) == 0
 
 

@@ -168,10 +168,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        options = connection.get_execution_options()
-        if options.get("isolation_level") == "AUTOCOMMIT":
-            return  # the store's one-statement reads (StoreCore._fetch) need no transaction
-        connection.exec_driver_sql(options.get("sqlite_begin", "BEGIN"))
+        connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
 
 
 def _private_sqlite_file(database: str | None) -> None:
