@@ -363,6 +363,36 @@
   });
   document.addEventListener("htmx:beforeRequest", function () { dock("why", null); });
 
+  // ---- Quick taps on a pad are kept (issue 20) ----------------------------
+  // A pad key that redraws the board (a slug card) is a request. A second key
+  // tapped before the first one's board arrived was lost: htmx queued it on
+  // the form that the new board replaces. So such a tap waits, and is made
+  // again on the same key of the new board, in the order tapped.
+  var heldKeys = [];
+  var PAD_KEY = "#board form[hx-get] button[name][value]";
+  document.addEventListener("click", function (event) {
+    var key = event.target.closest && event.target.closest(PAD_KEY);
+    if (!key || !key.form || !key.form.classList.contains("htmx-request")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    heldKeys.push({ name: key.name, value: key.value });
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    while (heldKeys.length) {
+      var held = heldKeys.shift();
+      var keys = document.querySelectorAll(PAD_KEY);
+      for (var i = 0; i < keys.length; i++) {
+        if (keys[i].name !== held.name || keys[i].value !== held.value) continue;
+        if (keys[i].disabled) {
+          sayWhy(keys[i].getAttribute("data-why") || "That key cannot be used now.");
+          break;
+        }
+        keys[i].click();
+        return; // the rest wait for this one's board
+      }
+    }
+  });
+
   // Ask before a destructive button (data-confirm), without inline script.
   document.addEventListener("submit", function (event) {
     var button = event.submitter;
