@@ -104,6 +104,10 @@ def measure(url: str, phones: int, taps: int) -> list[float]:
             context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
             page = context.new_page()
             page.goto(url)
+            # Every phone says who it is before it may enter (issue 19): here,
+            # the table's shared phone, so that the first one can add rounds.
+            page.get_by_role("button", name="Passed around the table").click()
+            page.wait_for_selector("#who-ask-h", state="detached")
             page.wait_for_selector("html[data-stream=open]", timeout=30_000)
             page.evaluate(WATCH_BOARD)
             pages.append(page)
