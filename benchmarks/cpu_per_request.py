@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -28,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import event  # noqa: E402
 
 from companion import create_app  # noqa: E402
+from companion.tables.statements import watch_statements  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cy", "Di"]
 HTMX = {"HX-Request": "true"}
@@ -38,41 +37,6 @@ HTMX = {"HX-Request": "true"}
 
 def _csrf(html: str) -> str:
     return html.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-
-
-# Not reads or writes of tables: transactions, the pool's ping, connection set-up.
-NOT_COUNTED = re.compile(
-    r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|LISTEN|SELECT pg_notify|;|SELECT 1\b)",
-    re.I,
-)
-
-
-def _count_statements(store: Any, counter: list[int]) -> None:
-    """Count every statement at the driver (the store's plain-SQL reads skip
-    SQLAlchemy's statement events), as tests/test_cheap_reads.py does."""
-
-    def keep(sql: str) -> None:
-        if not NOT_COUNTED.match(sql):
-            counter[0] += 1
-
-    if store.is_sqlite:
-
-        def trace(dbapi_connection: Any, record: Any) -> None:
-            dbapi_connection.set_trace_callback(keep)
-
-    else:
-        import psycopg
-
-        class Counting(psycopg.Cursor):  # type: ignore[type-arg]
-            def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-                keep(query if isinstance(query, str) else repr(query))
-                return super().execute(query, params, **kwargs)
-
-        def trace(dbapi_connection: Any, record: Any) -> None:
-            dbapi_connection.cursor_factory = Counting
-
-    event.listen(store.engine, "connect", trace)
-    store.engine.dispose()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
 
         store = app.extensions["leafpile_store"]
         statements = [0]
-        _count_statements(store, statements)
+        watch_statements(store, lambda _sql: statements.__setitem__(0, statements[0] + 1))
         table = store.create_table("scorepad", PLAYERS, {}, seed=1)
         for n in range(20):
             store.act(table.token, n, {"type": "AddRound", "scores": [n, 1, 2, 3]})

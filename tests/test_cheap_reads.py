@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
+from companion.tables.statements import watch_statements
 from companion.tables.store import TableError
 from companion.web import table as table_views
 
@@ -25,54 +25,16 @@ HTMX = {"HX-Request": "true"}
 FOUR = ["Ana", "Ben", "Cy", "Dan"]
 
 
-# Not reads of the table: transactions, the pool's ping, the connection's own set-up.
-NOT_COUNTED = re.compile(
-    r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|LISTEN|SELECT pg_notify|;|SELECT 1\b)",
-    re.I,
-)
-
-
 @contextmanager
 def statements(store) -> Iterator[list[str]]:
-    """Every SQL statement the driver runs for the store while the block runs.
-
-    Counted below SQLAlchemy, at the driver, so the store's plain-SQL reads
-    (which skip SQLAlchemy's statement machinery) count as much as its ORM
-    ones: a ``connect`` event hook traces each new connection (SQLite's trace
-    callback; a counting cursor for psycopg), and the pool is emptied so
-    every connection is new.
-    """
+    """Every SQL statement the driver runs for the store while the block runs
+    (counted at the driver: companion/tables/statements.py)."""
     seen: list[str] = []
-    on = [True]
-
-    def keep(sql: str) -> None:
-        if on[0] and not NOT_COUNTED.match(sql):
-            seen.append(sql)
-
-    if store.is_sqlite:
-
-        def trace(dbapi_connection: Any, record: Any) -> None:
-            dbapi_connection.set_trace_callback(keep)
-
-    else:
-        import psycopg
-
-        class Counting(psycopg.Cursor):
-            def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-                keep(query if isinstance(query, str) else repr(query))
-                return super().execute(query, params, **kwargs)
-
-        def trace(dbapi_connection: Any, record: Any) -> None:
-            dbapi_connection.cursor_factory = Counting
-
-    event.listen(store.engine, "connect", trace)
-    store.engine.dispose()
+    stop = watch_statements(store, seen.append)
     try:
         yield seen
     finally:
-        on[0] = False
-        event.remove(store.engine, "connect", trace)
-        store.engine.dispose()
+        stop()
 
 
 @pytest.fixture
