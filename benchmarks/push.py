@@ -76,7 +76,9 @@ VERSION_RE = re.compile(rb'data-version="(\d+)"')
 # --- servers ----------------------------------------------------------------------
 
 
-def start(kind: str, instance: Path, database_url: str | None, workers: int | None) -> Any:
+def start(
+    kind: str, instance: Path, database_url: str | None, workers: int | None, log: str | None = None
+) -> Any:
     port = free_port()
     env = {**os.environ, "LEAFPILE_INSTANCE": str(instance / "instance")}
     env["LEAFPILE_DATABASE_URL"] = database_url or f"sqlite:///{instance / 'push.sqlite3'}"
@@ -101,7 +103,7 @@ def start(kind: str, instance: Path, database_url: str | None, workers: int | No
         shown = f"deploy/serve (nginx -> gunicorn, {workers or '1 a core'} gevent workers)"
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
-        stderr=open(instance / "gunicorn.log", "wb"),  # noqa: SIM115
+        stderr=open(log or instance / "gunicorn.log", "wb"),  # noqa: SIM115
     )  # fmt: skip
     wait_until_up(process, port, instance, 90, kind)
     return process, port, shown
@@ -231,8 +233,14 @@ async def enter(
 ) -> None:
     phone = table.phones[index]
     poster = Connection(phone.requests.port, cookie=phone.requests.cookie)
+    # The first entry comes at a random point of one mean gap, the next ones
+    # a whole gap apart: so the load is steady from the first second measured
+    # (waiting a whole first gap left the first 10 s without an entry, and
+    # the CPU per second read a third low).
+    pause = random.uniform(0, sum(entry_every) / 2)
     while True:
-        await asyncio.sleep(random.uniform(*entry_every))
+        await asyncio.sleep(pause)
+        pause = random.uniform(*entry_every)
         if time.perf_counter() >= end:
             break
         scores = {"score0": str(random.randint(0, 20)), "score1": str(random.randint(0, 20))}
@@ -403,7 +411,9 @@ def run_once(args: argparse.Namespace, tables: int) -> dict[str, Any]:
     load_before = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="leafpile-push-") as folder:
         instance = Path(folder)
-        process, port, shown = start(args.server, instance, args.database_url, args.workers)
+        process, port, shown = start(
+            args.server, instance, args.database_url, args.workers, args.server_log
+        )
         try:
             found = asyncio.run(run(args.server, port, process.pid, args, tables))
         except BaseException:
@@ -474,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--idle", action="store_true", help="nobody enters anything: what held streams cost"
     )
+    parser.add_argument("--server-log", help="keep the server's error output in this file")
     parser.add_argument("--sweep", help="comma-separated table counts; stops at the first miss")
     parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
     args = parser.parse_args(argv)

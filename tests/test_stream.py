@@ -246,6 +246,33 @@ def test_another_app_on_the_same_database_hears_every_commit(app, make_table, ph
     other.extensions["leafpile_store"].engine.dispose()
 
 
+def test_on_sqlite_another_process_hears_a_change_from_its_event_alone(
+    app, make_table, phone, monkeypatch
+):
+    """The SQLite watch reads the events written since it last looked, not
+    every watched table's version on each commit: with the full read put off
+    for an hour, an entry still reaches the other app's stream at once."""
+    from companion import create_app
+    from companion.tables import notify
+
+    if not app.extensions["leafpile_store"].is_sqlite:
+        pytest.skip("PostgreSQL processes hear each other through LISTEN")
+    keys = ("TESTING", "DATABASE_URL", "SECRET_KEY", "INSTANCE_PATH")
+    other = create_app({key: app.config[key] for key in keys})
+    notifier = other.extensions["leafpile_notifier"]
+    table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    watch = notifier.watch(table.token, 0)
+    monkeypatch.setattr(notify, "SQLITE_FULL_CHECK_SECONDS", 3600.0)
+    other.extensions["leafpile_bridge"].start()
+    time.sleep(0.5)  # the watch's first look (its one full read) is done
+    assert phone.act(table, "add-round", score0="1", score1="2").status_code == 200
+    assert watch.wait(10) and watch.version == 1
+    assert phone.act(table, "add-round", score0="3", score1="4").status_code == 200
+    assert watch.wait(10) and watch.version == 2
+    notifier.forget(watch)
+    other.extensions["leafpile_store"].engine.dispose()
+
+
 # --- secrets: the stream is the same whatever the hidden card ----------------------
 
 

@@ -38,6 +38,13 @@ from .models import (
     _sqlite_pragmas,
 )
 
+#: Snapshots a process keeps, least recently used first out. Every table that
+#: phones are playing at needs its newest one or two here: at 256, a club night
+#: of 300 tables evicted snapshots before their phones fetched them, and each
+#: fetch replayed its table's log (a sixth of a worker's time). A score pad's
+#: snapshot of a few dozen rounds is some kilobytes.
+SNAPSHOT_CACHE_SIZE = 2048
+
 
 class StoreCore:
     """The engine, sessions, tables and the snapshot cache; safe across threads."""
@@ -298,7 +305,7 @@ class StoreCore:
             token = snap.table.token
             if self._newest.get(token, -1) < snap.table.version:
                 self._newest[token] = snap.table.version
-            while len(self._cache) > 256:
+            while len(self._cache) > SNAPSHOT_CACHE_SIZE:
                 (old_token, old_version), _ = self._cache.popitem(last=False)
                 if self._newest.get(old_token) == old_version:
                     del self._newest[old_token]

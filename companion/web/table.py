@@ -227,13 +227,15 @@ def render_board(
 # (the next fetches ask for exactly that version). The key also holds the page
 # address htmx reports (Venture's shared phone keeps the bidder there), so a
 # phone never gets a board rendered for anybody who may see something else.
+# The "who are you" bars are kept here too, one per table version and viewer
+# key (``_shared_who_bar``).
 #
 # Bounded: at most _POLLED_SIZE renders and _POLLED_CHARS characters (a score
 # pad's fragment is about 10,000), the least recently used going first, so
 # the cache holds at most about 24 MB a process.
 _POLLED: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _POLLED_LOCK = Lock()
-_POLLED_SIZE = 1024
+_POLLED_SIZE = 4096
 _POLLED_CHARS = 24_000_000
 _polled_chars = 0
 _CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
@@ -393,6 +395,22 @@ def _who_bar(snap: Snapshot, viewer: Viewer) -> str:
     return str(who.who_bar(snap.table, viewer, viewer.taken, None, False))  # type: ignore[attr-defined]
 
 
+def _shared_who_bar(snap: Snapshot, viewer: Viewer) -> str:
+    """:func:`_who_bar` with its CSRF token cut out, drawn once per table
+    version and viewer key (which holds all of the viewer that the bar reads)
+    and then shared: the phones passed round a table, or all watching, have
+    the same bar, and drawing it was a third of a cached board fetch."""
+    key = (snap.table.token, snap.table.version, "who", viewer.cache_key)
+    with _POLLED_LOCK:
+        bar = _POLLED.get(key)
+        if bar is not None:
+            _POLLED.move_to_end(key)
+    if bar is None:
+        bar = _without_tokens(_who_bar(snap, viewer))
+        _remember_render(key, bar)
+    return bar
+
+
 def _remember_render(key: tuple[Any, ...], html: str) -> None:
     global _polled_chars
     with _POLLED_LOCK:
@@ -433,10 +451,9 @@ def render_polled_board(
                 _POLLED.move_to_end(key)
                 break
     if cached is not None:
-        html = cached.replace(_CSRF_SLOT, token)
-        if _WHO_SLOT in html:
-            html = html.replace(_WHO_SLOT, _who_bar(snap, viewer), 1)
-        return html, 200
+        if _WHO_SLOT in cached:
+            cached = cached.replace(_WHO_SLOT, _shared_who_bar(snap, viewer), 1)
+        return cached.replace(_CSRF_SLOT, token), 200
     context = board_context(snap, error=None, readonly=readonly, viewer=viewer)
     template = "table/_board.html" if htmx else "table/page.html"
     html = render_template(template, **context)
