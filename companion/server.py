@@ -10,12 +10,12 @@ import socket
 import sys
 from typing import Any, TextIO
 
-import qrcode
 from flask import Flask
 from sqlalchemy.engine import make_url
 from werkzeug.serving import get_sockaddr, select_address_family
 
 from . import create_app
+from .cooperative import tune_collector_for_serving
 
 # A QR code needs 4 light modules all round (ISO/IEC 18004) to be found by a camera.
 QUIET_ZONE = 4
@@ -74,6 +74,8 @@ def terminal_qr(data: str) -> str:
     Every line sets black on white itself, so the code reads the same on a dark
     and on a light terminal, with a quiet zone of QUIET_ZONE modules.
     """
+    import qrcode  # only for the banner: it brings Pillow, megabytes a process
+
     qr = qrcode.QRCode(border=QUIET_ZONE)
     qr.add_data(data)
     qr.make(fit=True)
@@ -170,6 +172,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     if os.environ.get("LEAFPILE_RATE_LIMITS", "").strip() == "0":
         app.config["LEAFPILE_RATE_LIMITS"] = False  # a load test from one address
     server = stream_server(listener, app)
+    tune_collector_for_serving()
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
     try:

@@ -8,11 +8,11 @@ database driver (psycopg 3, and the SQLite calls, which are short) lets the
 others run while one waits. nginx still reads every request whole before it
 passes it on, so a slow phone costs the app nothing.
 
-One worker a core: a gevent worker keeps a core busy by itself, and more
-workers than cores only added hand-offs between processes (a change made in
-one worker reaches another's streams through the database) and SQLite lock
-waits: on this project's 2-core machine, delivery p50 was 52 ms with one
-worker, 150 ms with two and 173 ms with four (docs/deploying.md). A solver
+deploy/serve starts one such gunicorn a core, each with ONE worker on its
+own socket (LEAFPILE_WORKERS=1 here), and nginx sends every request of a
+table to the same one (deploy/nginx.conf): a gevent worker keeps a core busy
+by itself, and workers that shared a socket each had to catch up on and
+render every table, with every change handed across through the database. A solver
 or PDF job (at most LEAFPILE_JOB_SLOTS at once) runs its seconds of CPU in
 one of gevent's native threads (companion/cooperative.py), so the worker's
 event loop goes on serving its phones meanwhile.
@@ -38,3 +38,10 @@ keepalive = 75  # nginx keeps its upstream connections; a stream sends something
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 loglevel = os.environ.get("LEAFPILE_LOG_LEVEL", "warning")
 accesslog = None
+
+
+def post_worker_init(worker: object) -> None:
+    """Each worker, its app built: collect cycles less often (companion/cooperative.py)."""
+    from companion.cooperative import tune_collector_for_serving
+
+    tune_collector_for_serving()

@@ -9,8 +9,10 @@ monkey-patching must never reach pytest's own process.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -93,3 +95,36 @@ def test_off_the_loop_raises_the_works_error_in_a_gevent_server() -> None:
         [sys.executable, "-c", child], capture_output=True, text=True, timeout=60, check=True
     )
     assert "raised bad deal" in out.stdout
+
+
+def test_a_serving_process_collects_cycles_less_often_and_never_walks_its_start(tmp_path):
+    """Both servers tune the collector once the app is built (a board fetch
+    made thousands of objects, so the default ran collections several times
+    a request): leafpile in serve(), each gunicorn worker in post_worker_init."""
+    code = (
+        "import gc; from companion.cooperative import tune_collector_for_serving, "
+        "SERVER_GC_THRESHOLDS; tune_collector_for_serving(); "
+        "assert gc.get_threshold() == SERVER_GC_THRESHOLDS, gc.get_threshold(); "
+        "assert gc.get_freeze_count() > 1000; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
+    conf = (Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py").read_text()
+    assert "def post_worker_init" in conf and "tune_collector_for_serving()" in conf
+    server = (Path(__file__).resolve().parent.parent / "companion" / "server.py").read_text()
+    assert "tune_collector_for_serving()" in server
+
+
+def test_a_server_process_starts_without_the_print_kit():
+    """reportlab, pypdfium2 and Pillow are a fifth of a process's memory; a
+    process that never prints never imports them (the print routes do)."""
+    code = (
+        "import sys, companion.wsgi; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'reportlab', 'pypdfium2', 'PIL', 'printables', 'qrcode'}))"
+    )
+    env = {**os.environ, "LEAFPILE_INSTANCE": str(Path(tempfile.mkdtemp()) / "instance")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-import printables
 from companion.cooperative import off_the_loop
 from companion.server import lan_address
-from printables import PARTS, Options, build, filename
-from printables.aids import address_warning
-from printables.deck import back_correction_warning
-from printables.images import IMAGE_DECKS, card_images, images_filename
-from printables.services import SERVICE_DECKS, SERVICES, service_files, unavailable_reason
-from printables.sheet import CARD_ALIASES, CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS, parse_cards
 
 from .costly import one_job, pdf_response
 from .ratelimit import pdf_limit
+
+if TYPE_CHECKING:
+    from printables import Options
+
+# The print kit (reportlab, pypdfium2, Pillow: a fifth of a server process's
+# memory) is imported by the print routes when first asked for, not when the
+# app starts: most processes serve tables all evening and never print.
 
 CARD_LABELS = {"poker": "Poker", "ccg": "CCG"}
 """How the card sizes are named on the page."""
@@ -88,6 +88,9 @@ def options_from(form: Mapping[str, str]) -> Options:
 
     Raises ``ValueError`` with a message for the person printing.
     """
+    from printables import Options
+    from printables.sheet import parse_cards
+
     return Options(
         paper=form.get("paper", "a4"),
         card=form.get("card", "poker"),
@@ -102,6 +105,8 @@ def options_from(form: Mapping[str, str]) -> Options:
 
 
 def _form_values(form: Mapping[str, str]) -> dict[str, str]:
+    from printables.sheet import CARD_ALIASES
+
     return {
         "paper": form.get("paper", "a4"),
         "card": CARD_ALIASES.get(form.get("card", "poker"), form.get("card", "poker")),
@@ -118,6 +123,8 @@ def _form_values(form: Mapping[str, str]) -> dict[str, str]:
 
 def _back_warning(form: Mapping[str, str]) -> str | None:
     """The back-correction warning for these options (none while they are bad)."""
+    from printables.deck import back_correction_warning
+
     try:
         warning = back_correction_warning(options_from(form))
     except ValueError:
@@ -126,6 +133,12 @@ def _back_warning(form: Mapping[str, str]) -> str | None:
 
 
 def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) -> Any:
+    from printables import PARTS
+    from printables.aids import address_warning
+    from printables.images import IMAGE_DECKS
+    from printables.services import SERVICE_DECKS, SERVICES, unavailable_reason
+    from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
+
     values = _form_values(form)
     return (
         render_template(
@@ -167,6 +180,8 @@ def check() -> Any:
 @pdf_limit
 def service(deck: str, service: str) -> Any:
     """Exactly the files one print service asks for (:mod:`printables.services`)."""
+    from printables.services import SERVICE_DECKS, SERVICES
+
     if service not in SERVICES or deck not in SERVICE_DECKS:
         abort(404)
     try:
@@ -183,12 +198,17 @@ def service(deck: str, service: str) -> Any:
 @one_job
 def _service_files(service: str, deck: str) -> tuple[bytes, str, str]:
     """Seconds of CPU (images at 300 dpi, or Ghostscript): in a job slot."""
+    from printables.services import service_files
+
     return service_files(service, deck)
 
 
 @bp.get("/<part>.pdf")
 @pdf_limit
 def download(part: str) -> Any:
+    import printables
+    from printables import PARTS, build, filename
+
     if part not in PARTS:
         abort(404)
     try:
@@ -205,6 +225,8 @@ def download(part: str) -> Any:
 @pdf_limit
 def images(deck: str) -> Any:
     """One PNG per card and the back, with 3 mm bleed, for a print service."""
+    from printables.images import IMAGE_DECKS, images_filename
+
     if deck not in IMAGE_DECKS:
         abort(404)
     try:
@@ -223,4 +245,6 @@ def images(deck: str) -> Any:
 @one_job
 def _card_images(deck: str, options: Options) -> bytes:
     """Seconds of CPU at 300 dpi: in one of the server's job slots."""
+    from printables.images import card_images
+
     return off_the_loop(card_images, deck, options, IMAGE_DPI)

@@ -18,8 +18,6 @@ from functools import lru_cache
 from threading import Lock
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import (
     Blueprint,
     Response,
@@ -108,6 +106,9 @@ def public_url() -> str:
 @lru_cache(maxsize=128)
 def qr_svg(text: str) -> Markup:
     """An inline SVG QR code (cached: the same URL always draws the same code)."""
+    import qrcode  # when a join code is shown: it brings Pillow, megabytes a process
+    import qrcode.image.svg
+
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     svg = image.to_string(encoding="unicode")
     svg = svg[svg.index("<svg") :]
