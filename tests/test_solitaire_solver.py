@@ -57,15 +57,22 @@ def c(text: str) -> tuple[int, ...]:
     ids=["4x2", "4x3", "5x2-two-deals", "6x2-two-deals"],
 )
 @pytest.mark.parametrize(
-    "searches", [SEARCHES, SEARCHES[:1], SEARCHES[1:]], ids=["both", "first", "second"]
+    ("searches", "dive_after"),
+    [(SEARCHES, None), (SEARCHES[:1], None), (SEARCHES[1:], None), ((), 0), (SEARCHES, 5)],
+    ids=["both", "first", "second", "depth-first", "all-three"],
 )
-def test_solver_agrees_with_an_exhaustive_search_on_small_decks(layout, seeds, searches):
-    """ "Lost" must be a proof: each search on its own, and the pair, give the
-    verdict of a plain breadth-first search through the rules engine."""
+def test_solver_agrees_with_an_exhaustive_search_on_small_decks(
+    layout, seeds, searches, dive_after
+):
+    """ "Lost" must be a proof: each search on its own (the depth-first one
+    too), and the searches together, give the verdict of a plain
+    breadth-first search through the rules engine."""
     verdicts = []
     for seed in seeds:
         game = new_game(seed=seed, layout=layout)
-        found = solve(game, budget=60, max_nodes=1_000_000, searches=searches)
+        found = solve(
+            game, budget=60, max_nodes=1_000_000, searches=searches, dive_after=dive_after
+        )
         assert found.result == exhaustive_verdict(layout, seed), f"seed {seed}"
         verdicts.append(found.result)
         if found.result == WON:
@@ -77,10 +84,15 @@ NO_DEALS = Layout(ranks=4, suits=2, pile_sizes=(3, 3, 2), deals=0)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.lists(st.integers(0, 1000), max_size=10))
-def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk):
+@given(
+    st.integers(0, 10_000),
+    st.lists(st.integers(0, 1000), max_size=10),
+    st.sampled_from([None, 0, 3]),
+)
+def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk, dive_after):
     """Also from positions part way in, and from positions with the hand
-    already empty (where the solver compares piles as a set)."""
+    already empty (where the solver compares piles as a set); with the
+    depth-first search joining at once, after a few positions, or never."""
     layout = NO_DEALS if seed % 2 else TWO_DEALS
     game = new_game(seed=seed, layout=layout)
     for pick in walk:
@@ -88,7 +100,7 @@ def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk):
         if not legal:
             break
         game = solitaire.apply(game, legal[pick % len(legal)])
-    found = solve(game, budget=60, max_nodes=1_000_000)
+    found = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after)
     assert found.result == (WON if exhaustive_win(game) else LOST)
     if found.result == WON:
         assert solitaire.replay(game, found.moves).won
