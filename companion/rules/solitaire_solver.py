@@ -401,7 +401,7 @@ _ALL = (1 << 64) - 1
 
 def _sortable(value: float) -> int:
     """64 bits that sort like ``value`` (an IEEE double, not NaN)."""
-    bits = int(_BITS.unpack(_DOUBLE.pack(value))[0])
+    bits = int.from_bytes(_DOUBLE.pack(value), "little")
     return bits ^ _ALL if bits & _SIGN else bits | _SIGN
 
 
@@ -414,7 +414,7 @@ def _unsortable(bits: int) -> float:
 def _fix(piles: _Piles, hidden: _Hidden) -> bytes:
     """What a key leaves out: the real face-down counts, and each pile's
     bottom card (0 for none), which tells the real order of sorted piles."""
-    return bytes((*hidden, *(pile[0] if pile else 0 for pile in piles)))
+    return bytes(hidden) + bytes([pile[0] if pile else 0 for pile in piles])
 
 
 class _Search:
