@@ -295,3 +295,30 @@ def test_a_hint_is_always_a_legal_move_or_none_when_no_move_exists(seed, steps, 
         assert game.won or tip.result == LOST
     else:
         assert tip.move in legal
+
+
+@pytest.mark.parametrize(("seed", "nodes"), [(14, 419), (22, 10_796), (29, 379), (38, 201)])
+def test_the_depth_first_search_alone_wins_full_deals_and_its_lines_replay(seed, nodes):
+    """Pinned at its position counts: a change to the order it tries moves in
+    shows here (the best-first pins do not cover it: it joins after
+    DIVE_AFTER positions)."""
+    game = new_game(seed=seed)
+    found = solve(game, budget=600, max_nodes=20_000, searches=(), dive_after=0)
+    assert (found.result, found.nodes) == (WON, nodes)
+    assert solitaire.replay(game, found.moves).won
+
+
+def test_the_depth_first_search_counts_against_the_memory_cap():
+    found = solve(new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000)
+    assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+    assert found.best_line == ()  # it keeps no best position: hints come from the others
+
+
+def test_the_depth_first_search_joins_only_after_dive_after_positions():
+    """Deals won early are left exactly as the best-first searches play them."""
+    game = new_game(seed=20)
+    alone = solve(game, budget=600, max_nodes=20_000, dive_after=None)
+    joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1)
+    assert alone.result == WON and joined.moves == alone.moves and joined.nodes == alone.nodes
+    early = solve(game, budget=600, max_nodes=20_000, dive_after=0)
+    assert early.nodes != alone.nodes
