@@ -322,3 +322,29 @@ def test_the_depth_first_search_joins_only_after_dive_after_positions():
     assert alone.result == WON and joined.moves == alone.moves and joined.nodes == alone.nodes
     early = solve(game, budget=600, max_nodes=20_000, dive_after=0)
     assert early.nodes != alone.nodes
+
+
+def test_a_won_line_loses_its_detours_and_still_wins():
+    """The depth-first search's lines wander, so they are cut short: a move
+    there and back again is dropped, and what is left still wins."""
+    game = new_game(seed=20)
+    line = solve(game, budget=60, max_nodes=20_000).moves
+    here = game
+    for i in range(len(line)):
+        there_and_back = [
+            (first, back)
+            for first in solitaire.legal_moves(here)
+            for back in solitaire.legal_moves(solitaire.apply(here, first))
+            if solitaire.apply(solitaire.apply(here, first), back) == here
+        ]
+        if there_and_back:
+            break
+        here = solitaire.apply(here, line[i])
+    else:
+        pytest.fail("no move there and back along the line")
+    wandering = (*line[:i], *there_and_back[0], *line[i:])
+    assert solitaire.replay(game, wandering).won
+    short = solitaire_solver._shortcut(game, wandering)
+    assert len(short) <= len(line) and solitaire.replay(game, short).won
+    long_line = solve(new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0).moves
+    assert len(long_line) == 179  # 263 before it was cut short

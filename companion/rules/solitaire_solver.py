@@ -540,6 +540,7 @@ class _Dive:
         layout = state.layout
         self.scores = _Scores(weights, layout.ranks)
         self.suits, self.ranks = layout.suits, layout.ranks
+        self.start = state
         self.hand = bytes(state.hand)
         piles: _Piles = tuple(bytes(p) for p in state.piles)
         self.seen: set[bytes] = {_key(piles, state.hidden, 0, len(self.hand))}
@@ -557,7 +558,7 @@ class _Dive:
         if dealt + len(piles) >= len(self.hand):  # a win is at most one step away
             for child in children:
                 if child[4] == len(self.hand) and _won(child[2], self.suits, self.ranks):
-                    self.won_line = self.line() + (_action(child[1]),)
+                    self.won_line = _shortcut(self.start, self.line() + (_action(child[1]),))
         children.sort(key=_change, reverse=True)
         return children
 
@@ -581,6 +582,37 @@ class _Dive:
 
     def line(self) -> tuple[Move | Deal, ...]:
         return tuple(_action(bytes(self.path[i : i + 3])) for i in range(0, len(self.path), 3))
+
+
+def _shortcut(state: State, line: tuple[Move | Deal, ...]) -> tuple[Move | Deal, ...]:
+    """``line`` without its detours: from each position on it, the one move
+    that reaches the latest position further along it (a few ms for a line
+    of hundreds of moves). The depth-first search's lines wander (it takes
+    the first move that looks cheapest, not the shortest way); the positions
+    are compared exactly (piles in order, real face-down counts), so the
+    rest of the line still applies, and the result still ends in the same
+    won position."""
+    hand, width = bytes(state.hand), state.layout.piles
+    scores = _Scores(SEARCHES[0], state.layout.ranks)
+    here: list[tuple[_Piles, _Hidden, int]] = []
+    dealt = 0
+    for action in (None, *line):
+        if action is not None:
+            state = apply(state, action)
+            dealt += width if isinstance(action, Deal) else 0
+        here.append((tuple(bytes(p) for p in state.piles), state.hidden, dealt))
+    where = {_layout_bytes(*position): i for i, position in enumerate(here)}
+    short: list[Move | Deal] = []
+    i = 0
+    while i < len(line):
+        best, step = i + 1, line[i]
+        for _, c_step, c_piles, c_hidden, c_dealt, _, _ in _children(*here[i], hand, scores):
+            j = where.get(_layout_bytes(c_piles, c_hidden, c_dealt), 0)
+            if j > best:
+                best, step = j, _action(c_step)
+        short.append(step)
+        i = best
+    return tuple(short)
 
 
 def _change(child: _Child) -> float:
