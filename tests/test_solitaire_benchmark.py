@@ -55,3 +55,17 @@ def test_a_run_skips_the_deals_already_in_the_file(bench, tmp_path):
     assert lines[:3] == first  # kept as written, not decided again
     assert sorted(json.loads(line)["seed"] for line in lines) == [1, 2, 3, 4, 5]
     assert sorted(rows) == [1, 2, 3, 4, 5]
+
+
+def test_each_line_records_the_cpu_time_and_the_report_sums_it_up(bench, tmp_path, capsys):
+    """Under load the wall clock says more about the machine than the deal:
+    each line keeps the CPU time too, and the report gives its median."""
+    out = tmp_path / "deals.jsonl"
+    rows = run(bench, out, "--deals", "2", "--max-nodes", "300")
+    assert all(0 < float(row["cpu"]) <= float(row["seconds"]) + 0.05 for row in rows.values())
+    old, sys.argv = sys.argv, ["solitaire.py", "report", "--out", str(out)]
+    try:
+        assert bench.main() == 0
+    finally:
+        sys.argv = old
+    assert "CPU time a deal (2 deals): median" in capsys.readouterr().out

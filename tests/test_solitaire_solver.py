@@ -57,15 +57,22 @@ def c(text: str) -> tuple[int, ...]:
     ids=["4x2", "4x3", "5x2-two-deals", "6x2-two-deals"],
 )
 @pytest.mark.parametrize(
-    "searches", [SEARCHES, SEARCHES[:1], SEARCHES[1:]], ids=["both", "first", "second"]
+    ("searches", "dive_after"),
+    [(SEARCHES, None), (SEARCHES[:1], None), (SEARCHES[1:], None), ((), 0), (SEARCHES, 5)],
+    ids=["both", "first", "second", "depth-first", "all-three"],
 )
-def test_solver_agrees_with_an_exhaustive_search_on_small_decks(layout, seeds, searches):
-    """ "Lost" must be a proof: each search on its own, and the pair, give the
-    verdict of a plain breadth-first search through the rules engine."""
+def test_solver_agrees_with_an_exhaustive_search_on_small_decks(
+    layout, seeds, searches, dive_after
+):
+    """ "Lost" must be a proof: each search on its own (the depth-first one
+    too), and the searches together, give the verdict of a plain
+    breadth-first search through the rules engine."""
     verdicts = []
     for seed in seeds:
         game = new_game(seed=seed, layout=layout)
-        found = solve(game, budget=60, max_nodes=1_000_000, searches=searches)
+        found = solve(
+            game, budget=60, max_nodes=1_000_000, searches=searches, dive_after=dive_after
+        )
         assert found.result == exhaustive_verdict(layout, seed), f"seed {seed}"
         verdicts.append(found.result)
         if found.result == WON:
@@ -77,10 +84,15 @@ NO_DEALS = Layout(ranks=4, suits=2, pile_sizes=(3, 3, 2), deals=0)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.lists(st.integers(0, 1000), max_size=10))
-def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk):
+@given(
+    st.integers(0, 10_000),
+    st.lists(st.integers(0, 1000), max_size=10),
+    st.sampled_from([None, 0, 3]),
+)
+def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk, dive_after):
     """Also from positions part way in, and from positions with the hand
-    already empty (where the solver compares piles as a set)."""
+    already empty (where the solver compares piles as a set); with the
+    depth-first search joining at once, after a few positions, or never."""
     layout = NO_DEALS if seed % 2 else TWO_DEALS
     game = new_game(seed=seed, layout=layout)
     for pick in walk:
@@ -88,7 +100,7 @@ def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk):
         if not legal:
             break
         game = solitaire.apply(game, legal[pick % len(legal)])
-    found = solve(game, budget=60, max_nodes=1_000_000)
+    found = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after)
     assert found.result == (WON if exhaustive_win(game) else LOST)
     if found.result == WON:
         assert solitaire.replay(game, found.moves).won
@@ -283,3 +295,56 @@ def test_a_hint_is_always_a_legal_move_or_none_when_no_move_exists(seed, steps, 
         assert game.won or tip.result == LOST
     else:
         assert tip.move in legal
+
+
+@pytest.mark.parametrize(("seed", "nodes"), [(14, 419), (22, 10_796), (29, 379), (38, 201)])
+def test_the_depth_first_search_alone_wins_full_deals_and_its_lines_replay(seed, nodes):
+    """Pinned at its position counts: a change to the order it tries moves in
+    shows here (the best-first pins do not cover it: it joins after
+    DIVE_AFTER positions)."""
+    game = new_game(seed=seed)
+    found = solve(game, budget=600, max_nodes=20_000, searches=(), dive_after=0)
+    assert (found.result, found.nodes) == (WON, nodes)
+    assert solitaire.replay(game, found.moves).won
+
+
+def test_the_depth_first_search_counts_against_the_memory_cap():
+    found = solve(new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000)
+    assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+    assert found.best_line == ()  # it keeps no best position: hints come from the others
+
+
+def test_the_depth_first_search_joins_only_after_dive_after_positions():
+    """Deals won early are left exactly as the best-first searches play them."""
+    game = new_game(seed=20)
+    alone = solve(game, budget=600, max_nodes=20_000, dive_after=None)
+    joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1)
+    assert alone.result == WON and joined.moves == alone.moves and joined.nodes == alone.nodes
+    early = solve(game, budget=600, max_nodes=20_000, dive_after=0)
+    assert early.nodes != alone.nodes
+
+
+def test_a_won_line_loses_its_detours_and_still_wins():
+    """The depth-first search's lines wander, so they are cut short: a move
+    there and back again is dropped, and what is left still wins."""
+    game = new_game(seed=20)
+    line = solve(game, budget=60, max_nodes=20_000).moves
+    here = game
+    for i in range(len(line)):
+        there_and_back = [
+            (first, back)
+            for first in solitaire.legal_moves(here)
+            for back in solitaire.legal_moves(solitaire.apply(here, first))
+            if solitaire.apply(solitaire.apply(here, first), back) == here
+        ]
+        if there_and_back:
+            break
+        here = solitaire.apply(here, line[i])
+    else:
+        pytest.fail("no move there and back along the line")
+    wandering = (*line[:i], *there_and_back[0], *line[i:])
+    assert solitaire.replay(game, wandering).won
+    short = solitaire_solver._shortcut(game, wandering)
+    assert len(short) <= len(line) and solitaire.replay(game, short).won
+    long_line = solve(new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0).moves
+    assert len(long_line) == 179  # 263 before it was cut short

@@ -40,8 +40,10 @@ from __future__ import annotations
 
 import gc
 import heapq
+import struct
 import threading
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
@@ -60,14 +62,19 @@ _SEARCH_SHARE = 0.97
 _MARGIN = 0.01
 _TURN = 32  # expansions one search makes before the other takes its turn
 
-# Memory. A position in a search's table costs some 400 bytes (the key, the
-# way back, its queue entry: measured with ``resource.getrusage`` on hard
-# deals), so 2,000,000 positions, counted over both searches, keep one solve
-# under 1 GB (about 800 MB). Reaching the cap ends the search "unknown",
-# never "lost": a search that stopped early has not covered every position.
+# Memory. A best-first position costs 225 bytes (its key, its entry in the
+# table of seen keys, the way back, its queue entry: the growth of
+# ``resource.getrusage``'s peak over 3,728,270 positions of deal 70, 801 MiB),
+# a depth-first one less (its key and table entry). So 3,728,270 positions,
+# counted over all the searches, keep one solve under 1 GiB (about 830 MiB
+# with the interpreter). Reaching the cap ends the search "unknown", never
+# "lost": a search that stopped early has not covered every position.
 MEMORY_LIMIT_BYTES = 1 << 30
-POSITION_BYTES = 512  # the measured ~400, rounded up for safety
+POSITION_BYTES = 288  # the measured 225, rounded up for safety
 MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
+# Expanded positions after which a depth-first search joins the best-first
+# ones (see _Dive): most deals are won before, and it would only slow them.
+DIVE_AFTER = 20_000
 
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
@@ -382,8 +389,42 @@ def _children(
             yield change, _DEAL, dealt_piles, hidden, dealt + width, key, in_order
 
 
+# A queue entry is one int that sorts exactly like the tuple (priority,
+# score, tie): each float as 64 bits that sort like it, then the tie. One
+# small int instead of a tuple of three objects saves some 90 bytes an open
+# position (see MAX_POSITIONS), and the score is read back from it.
+_DOUBLE = struct.Struct("<d")
+_BITS = struct.Struct("<Q")
+_SIGN = 1 << 63
+_ALL = (1 << 64) - 1
+
+
+def _sortable(value: float) -> int:
+    """64 bits that sort like ``value`` (an IEEE double, not NaN)."""
+    bits = int.from_bytes(_DOUBLE.pack(value), "little")
+    return bits ^ _ALL if bits & _SIGN else bits | _SIGN
+
+
+def _unsortable(bits: int) -> float:
+    """The float :func:`_sortable` came from."""
+    (value,) = _DOUBLE.unpack(_BITS.pack(bits & ~_SIGN if bits & _SIGN else bits ^ _ALL))
+    return float(value)
+
+
+def _fix(piles: _Piles, hidden: _Hidden) -> bytes:
+    """What a key leaves out: the real face-down counts, and each pile's
+    bottom card (0 for none), which tells the real order of sorted piles."""
+    return bytes(hidden) + bytes([pile[0] if pile else 0 for pile in piles])
+
+
 class _Search:
-    """One best-first search over the positions reachable from the start."""
+    """One best-first search over the positions reachable from the start.
+
+    Its memory is what bounds a long search (see ``MAX_POSITIONS``), so a
+    position costs as few objects as it can: its key in ``seen``, its place
+    in ``where`` (by a number, its id), the id it came from and the step in
+    flat arrays, and one int in the queue.
+    """
 
     def __init__(self, weights: Weights, state: State) -> None:
         layout = state.layout
@@ -394,67 +435,188 @@ class _Search:
         piles: _Piles = tuple(bytes(p) for p in state.piles)
         score = self.scores.of(piles, state.hidden, len(self.hand))
         root = _key(piles, state.hidden, 0, len(self.hand))
-        # Every position ever queued, by key, with the step that led to it and
-        # the key it came from (empty for the start): the "seen" table that
-        # makes the search exhaustive, and the way back. Bytes only, so the
-        # garbage collector need not look into it.
-        self.parent: dict[bytes, bytes] = {root: b""}
-        # The queue keeps only keys (a few small objects per position instead
-        # of a dozen: a search builds, and frees, its memory faster). A key
-        # with no deals left has its piles sorted; here is their real order,
-        # the one the steps of the line number the piles by.
-        self.in_order: dict[bytes, bytes] = {root: _layout_bytes(piles, state.hidden, 0)}
-        # Open positions: (greed x score + moves made, score, tie, key).
-        self.queue: list[tuple[float, float, int, bytes]] = [(self.greed * score, score, 0, root)]
-        self.best_score, self.best_key = score, root
-        self.queued = 0
-        self.won_key: bytes | None = None
+        # Every position ever queued, by key: the table that makes the search
+        # exhaustive. Bytes only, so the garbage collector need not look in.
+        self.seen: set[bytes] = {root}
+        # By id (the order positions were queued in, 0 the start): the key,
+        # the real face-down counts and bottom cards (``fixes``, 2 bytes a
+        # pile), where the line came from, and the step. A key holds
+        # canonical counts (:func:`canonical_hidden`) and, with no deals
+        # left, the piles sorted, while the score counts the real face-down
+        # cards and the steps number the real piles: the bottom cards put the
+        # piles back in order (they differ, save empty piles, which are alike).
+        self.where: list[bytes] = [root]
+        self.fixes = bytearray(_fix(piles, state.hidden))
+        self.back = array("i", [-1])
+        self.steps = bytearray(_DEAL)  # the start's step is never read
+        # Open positions as ints sorting like (greed x score + moves made,
+        # score, newest first): see _sortable.
+        self.queue: list[int] = [self._entry(self.greed * score, score, 0)]
+        self.best_score, self.best_id = score, 0
+        self.won_id: int | None = None
+
+    @staticmethod
+    def _entry(priority: float, score: float, ident: int) -> int:
+        return (_sortable(priority) << 128) | (_sortable(score) << 64) | (_SIGN - ident)
 
     @property
-    def exhausted(self) -> bool:
-        return not self.queue and self.won_key is None
+    def size(self) -> int:
+        """Positions held (queued or expanded)."""
+        return len(self.where)
 
     def expand(self) -> None:
-        """Expand the most promising open position; sets ``won_key`` on a win."""
-        priority, score, _, key = heapq.heappop(self.queue)
-        hand, hand_len, parent = self.hand, len(self.hand), self.parent
+        """Expand the most promising open position; sets ``won_id`` on a win."""
+        entry = heapq.heappop(self.queue)
+        ident = _SIGN - (entry & _ALL)
+        score = _unsortable((entry >> 64) & _ALL)
+        priority = _unsortable(entry >> 128)
+        hand, hand_len, seen = self.hand, len(self.hand), self.seen
+        where, fixes, back, steps, queue = self.where, self.fixes, self.back, self.steps, self.queue
         greed = self.greed
         depth = round(priority - greed * score) + 1  # moves made, once this one is
-        piles, hidden, dealt = self.position(key)
-        for change, step, c_piles, _, c_dealt, c_key, in_order in _children(
+        piles, hidden, dealt = self.position(ident)
+        entry_of, push = self._entry, heapq.heappush
+        for change, step, c_piles, c_hidden, c_dealt, c_key, _ in _children(
             piles,
             hidden,
             dealt,
             hand,
             self.scores,
-            parent,
-            None if key[0] == 0xFE else list(key[1 : 1 + self.width]),  # its canonical counts
+            seen,
+            None if dealt == hand_len else list(where[ident][1 : 1 + self.width]),
         ):
-            parent[c_key] = step + key  # before the next child: see _children
-            if in_order is not None:
-                # The real face-down counts, which the score counts on, where
-                # the key holds canonical ones (or the piles sorted).
-                self.in_order[c_key] = in_order
+            seen.add(c_key)  # before the next child: see _children
+            child = len(where)
+            where.append(c_key)
+            fixes += _fix(c_piles, c_hidden)
+            back.append(ident)
+            steps += step
             if c_dealt == hand_len and _won(c_piles, self.suits, self.ranks):
-                self.won_key = c_key
+                self.won_id = child
                 return
             c_score = score + change
             if c_score < self.best_score:
-                self.best_score, self.best_key = c_score, c_key
-            self.queued -= 1  # ties: the newest first, so the search dives
-            heapq.heappush(self.queue, (greed * c_score + depth, c_score, self.queued, c_key))
+                self.best_score, self.best_id = c_score, child
+            push(queue, entry_of(greed * c_score + depth, c_score, child))
 
-    def position(self, key: bytes) -> tuple[_Piles, _Hidden, int]:
+    def position(self, ident: int) -> tuple[_Piles, _Hidden, int]:
         """The piles (in their real order), face-down counts and cards dealt."""
-        return _unpack(self.in_order.get(key, key), self.width)
+        key, width = self.where[ident], self.width
+        fix = self.fixes[2 * width * ident : 2 * width * (ident + 1)]
+        hidden = tuple(fix[:width])
+        if key[0] != 0xFE:
+            return tuple(key[1 + width :].split(b"\xff")), hidden, key[0]
+        by_bottom = {chunk[1]: chunk[1:] for chunk in key[1:].split(b"\xff") if len(chunk) > 1}
+        piles = tuple(by_bottom[bottom] if bottom else b"" for bottom in fix[width:])
+        return piles, hidden, len(self.hand)
 
-    def line_to(self, key: bytes) -> tuple[Move | Deal, ...]:
+    @property
+    def won_line(self) -> tuple[Move | Deal, ...] | None:
+        return None if self.won_id is None else self.line_to(self.won_id)
+
+    def line_to(self, ident: int) -> tuple[Move | Deal, ...]:
         steps: list[Move | Deal] = []
-        link = self.parent[key]
-        while link:
-            steps.append(_action(link[:3]))
-            link = self.parent[link[3:]]
+        while ident > 0:
+            steps.append(_action(bytes(self.steps[3 * ident : 3 * ident + 3])))
+            ident = self.back[ident]
         return tuple(reversed(steps))
+
+
+class _Dive:
+    """A depth-first search: from each position it tries the successors
+    cheapest first (the change in score of :class:`Weights`), and it never
+    expands a position twice (a table of every position seen, like the
+    best-first searches). It finds some wins the best-first searches wander
+    past, and a position costs it only its key: no queue, no way back (the
+    line is the stack).
+
+    Why its "lost" is a proof too: a position enters ``seen`` only as it is
+    expanded (its successors listed on the stack), and every listed
+    successor is expanded in turn unless it was seen. So an empty stack
+    means every position reachable from the start was expanded.
+    """
+
+    def __init__(self, weights: Weights, state: State) -> None:
+        layout = state.layout
+        self.scores = _Scores(weights, layout.ranks)
+        self.suits, self.ranks = layout.suits, layout.ranks
+        self.start = state
+        self.hand = bytes(state.hand)
+        piles: _Piles = tuple(bytes(p) for p in state.piles)
+        self.seen: set[bytes] = {_key(piles, state.hidden, 0, len(self.hand))}
+        self.path = bytearray()  # the steps to the position on top of the stack
+        self.won_line: tuple[Move | Deal, ...] | None = None
+        # Each position on the way, its successors still to try: cheapest last.
+        self.queue: list[list[_Child]] = [self._successors(piles, state.hidden, 0)]
+
+    @property
+    def size(self) -> int:
+        return len(self.seen)
+
+    def _successors(self, piles: _Piles, hidden: _Hidden, dealt: int) -> list[_Child]:
+        children = list(_children(piles, hidden, dealt, self.hand, self.scores, self.seen))
+        if dealt + len(piles) >= len(self.hand):  # a win is at most one step away
+            for child in children:
+                if child[4] == len(self.hand) and _won(child[2], self.suits, self.ranks):
+                    self.won_line = _shortcut(self.start, self.line() + (_action(child[1]),))
+        children.sort(key=_change, reverse=True)
+        return children
+
+    def expand(self) -> None:
+        """Expand the next position (sets ``won_line`` on a win), or
+        backtrack until there is one, or empty the stack."""
+        stack, seen, path = self.queue, self.seen, self.path
+        while stack:
+            children = stack[-1]
+            if not children:
+                stack.pop()
+                del path[-3:]  # the start's frame has no step: path is empty then
+                continue
+            _, step, piles, hidden, dealt, key, _ = children.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            path += step
+            stack.append(self._successors(piles, hidden, dealt))
+            return
+
+    def line(self) -> tuple[Move | Deal, ...]:
+        return tuple(_action(bytes(self.path[i : i + 3])) for i in range(0, len(self.path), 3))
+
+
+def _shortcut(state: State, line: tuple[Move | Deal, ...]) -> tuple[Move | Deal, ...]:
+    """``line`` without its detours: from each position on it, the one move
+    that reaches the latest position further along it (a few ms for a line
+    of hundreds of moves). The depth-first search's lines wander (it takes
+    the first move that looks cheapest, not the shortest way); the positions
+    are compared exactly (piles in order, real face-down counts), so the
+    rest of the line still applies, and the result still ends in the same
+    won position."""
+    hand, width = bytes(state.hand), state.layout.piles
+    scores = _Scores(SEARCHES[0], state.layout.ranks)
+    here: list[tuple[_Piles, _Hidden, int]] = []
+    dealt = 0
+    for action in (None, *line):
+        if action is not None:
+            state = apply(state, action)
+            dealt += width if isinstance(action, Deal) else 0
+        here.append((tuple(bytes(p) for p in state.piles), state.hidden, dealt))
+    where = {_layout_bytes(*position): i for i, position in enumerate(here)}
+    short: list[Move | Deal] = []
+    i = 0
+    while i < len(line):
+        best, step = i + 1, line[i]
+        for _, c_step, c_piles, c_hidden, c_dealt, _, _ in _children(*here[i], hand, scores):
+            j = where.get(_layout_bytes(c_piles, c_hidden, c_dealt), 0)
+            if j > best:
+                best, step = j, _action(c_step)
+        short.append(step)
+        i = best
+    return tuple(short)
+
+
+def _change(child: _Child) -> float:
+    return child[0]
 
 
 def solve(
@@ -464,17 +626,20 @@ def solve(
     max_nodes: int | None = None,
     searches: tuple[Weights, ...] = SEARCHES,
     max_positions: int = MAX_POSITIONS,
+    dive_after: int | None = DIVE_AFTER,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
     makes the answer the same on any machine).
 
-    Every returned winning line replays to a win through
-    :func:`companion.rules.solitaire.apply`; "lost" only comes from an
-    exhausted search (see the module text). The clock is read every few
-    positions and the search stops early enough to free its memory within
-    the budget too (it runs inside a web request). Raises nothing for a
-    legal state.
+    The best-first ``searches`` take turns; once ``dive_after`` positions
+    are expanded without an answer, a depth-first search (:class:`_Dive`)
+    joins them (None: never). Every returned winning line replays to a win
+    through :func:`companion.rules.solitaire.apply`; "lost" only comes from
+    an exhausted search (see the module text). The clock is read before
+    every position and the search stops early enough to free its memory
+    within the budget too (it runs inside a web request). Raises nothing
+    for a legal state.
     """
     start = clock()
     deadline = start + _SEARCH_SHARE * max(0.0, budget) - _MARGIN
@@ -486,8 +651,8 @@ def solve(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        found = _search(state, searches, deadline, max_nodes, max_positions)  # memory freed here
-    finally:
+        found = _search(state, searches, deadline, max_nodes, max_positions, dive_after)
+    finally:  # the searches' memory is freed by now
         if collecting:
             gc.enable()
     return replace(found, seconds=clock() - start)
@@ -499,45 +664,52 @@ def _search(
     deadline: float,
     max_nodes: int | None,
     max_positions: int = MAX_POSITIONS,
+    dive_after: int | None = DIVE_AFTER,
 ) -> Solution:
     """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
-    runs = [_Search(weights, state) for weights in searches]
+    firsts = [_Search(weights, state) for weights in searches]
+    runs: list[_Search | _Dive] = list(firsts)
     nodes = 0
     node_cap = float("inf") if max_nodes is None else max_nodes
     while True:
+        if dive_after is not None and nodes >= dive_after:
+            runs.append(_Dive(searches[0] if searches else Weights(), state))
+            dive_after = None
         for run in runs:
             # Only this search grows during its turn: the others' count is fixed.
-            others = sum(len(r.parent) for r in runs if r is not run)
+            others = sum(r.size for r in runs if r is not run)
             for _ in range(_TURN):
-                if run.won_key is not None:
-                    line = run.line_to(run.won_key)
+                line = run.won_line
+                if line is not None:
                     return Solution(WON, line, 0.0, nodes, line)
                 if not run.queue:  # exhausted, and not won (just above)
-                    return Solution(LOST, (), 0.0, nodes, _best_line(runs))
+                    return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
                 stop = ""
                 if nodes >= node_cap:
                     stop = "nodes"
                 elif clock() >= deadline:
                     stop = "time"
-                elif others + len(run.parent) >= max_positions:
+                elif others + run.size >= max_positions:
                     stop = "memory"  # the stated bound: see MAX_POSITIONS
                 if stop:
-                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(runs), stop)
+                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(firsts), stop)
                 run.expand()
                 nodes += 1
 
 
 def _best_line(runs: list[_Search]) -> tuple[Move | Deal, ...]:
-    """The line to the most promising position any search saw, judged by
-    the first search's weights so that the scores compare."""
+    """The line to the most promising position any best-first search saw,
+    judged by the first search's weights so that the scores compare."""
+    if not runs:
+        return ()
     yardstick = runs[0].scores
 
     def score(run: _Search) -> float:
-        piles, hidden, dealt = run.position(run.best_key)
+        piles, hidden, dealt = run.position(run.best_id)
         return yardstick.of(piles, hidden, len(run.hand) - dealt)
 
     best = min(runs, key=score)
-    return best.line_to(best.best_key)
+    return best.line_to(best.best_id)
 
 
 def hint(state: State, budget: float = 1.0, *, max_nodes: int | None = None) -> Hint:
