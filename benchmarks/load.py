@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gzip
 import json
 import os
 import platform
@@ -62,6 +63,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+
+import brotli
 
 ROOT = Path(__file__).resolve().parent.parent
 POLL_SECONDS = 2.0
@@ -232,6 +235,9 @@ class Connection:
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
     source: str = ""  # a loopback address to connect from (benchmarks/abuse.py: one per client)
+    # Ask for compressed answers, as every browser does (the app then spends
+    # its CPU compressing each board too); the body is handed back decoded.
+    compressed: bool = False
 
     async def request(
         self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False
@@ -240,6 +246,8 @@ class Connection:
         head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: keep-alive"]
         if htmx:
             head.append("HX-Request: true")
+        if self.compressed:
+            head.append("Accept-Encoding: br, gzip")
         if self.cookie:
             head.append("Cookie: " + self.cookie.decode())
         if form is not None:
@@ -271,7 +279,7 @@ class Connection:
     async def _response(self, status_line: bytes) -> tuple[int, bytes]:
         assert self.reader is not None
         status = int(status_line.split()[1])
-        length, close = 0, False
+        length, close, encoding = 0, False, b""
         while True:
             line = await self.reader.readline()
             if line in (b"\r\n", b"\n", b""):
@@ -286,9 +294,15 @@ class Connection:
                 self.location = value.strip().decode()
             elif name == b"connection" and value.strip().lower() == b"close":
                 close = True
+            elif name == b"content-encoding":
+                encoding = value.strip().lower()
             elif name == b"transfer-encoding":
                 raise HttpError("chunked answers are not expected here")
         body = await self.reader.readexactly(length) if length else b""
+        if body and encoding == b"br":
+            body = brotli.decompress(body)
+        elif body and encoding == b"gzip":
+            body = gzip.decompress(body)
         if close:
             self.close()
         return status, body

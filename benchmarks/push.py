@@ -149,7 +149,7 @@ class Table:
 
 
 async def new_phone(port: int, source: str = "") -> Phone:
-    connection = Connection(port, source=source)
+    connection = Connection(port, source=source, compressed=True)
     status, body = await connection.request("GET", "/")
     match = CSRF_RE.search(body)
     if status != 200 or not match:
@@ -232,7 +232,7 @@ async def enter(
     table: Table, index: int, stats: Stats, end: float, entry_every: tuple[float, float]
 ) -> None:
     phone = table.phones[index]
-    poster = Connection(phone.requests.port, cookie=phone.requests.cookie)
+    poster = Connection(phone.requests.port, cookie=phone.requests.cookie, compressed=True)
     # The first entry comes at a random point of one mean gap, the next ones
     # a whole gap apart: so the load is steady from the first second measured
     # (waiting a whole first gap left the first 10 s without an entry, and

@@ -165,3 +165,22 @@ def test_the_proxy_refuses_a_hammered_costly_route_itself(deployed: int):
     assert "Too many requests for hints, print files or imports" in said
     assert refused[0].getheader("Retry-After") == "10"
     assert _get(deployed, "/healthz").status == 200  # not a costly route
+
+
+def test_every_request_of_a_table_goes_to_the_same_app_process(deployed: int, tmp_path: Path):
+    """deploy/serve starts one gunicorn a core (here 2), each on its own socket,
+    and nginx picks the process by the table's token: a table's snapshots and
+    renders are made once and its changes wake its streams in memory."""
+    conf = (tmp_path / "instance" / "run" / "nginx.conf").read_text()
+    sockets = re.findall(r"server unix:(\S+);", conf)
+    assert len(sockets) == 2
+    assert all(Path(socket_path).is_socket() for socket_path in sockets)
+    assert "hash $leafpile_table consistent;" in conf
+    found = re.search(r'"~(\^/t/[^"]+)"\s+\$1;', conf)
+    assert found is not None
+    table_path = re.compile(found[1])  # nginx's PCRE reads it as Python's re does
+    for path in ("/t/Ab_-9/act", "/t/Ab_-9/poll", "/t/Ab_-9/stream", "/t/Ab_-9"):
+        matched = table_path.match(path)
+        assert matched is not None and matched[1] == "Ab_-9"
+    assert table_path.match("/print/") is None and table_path.match("/v/Ab_-9/stream") is None
+    assert _get(deployed, "/").status == 200
