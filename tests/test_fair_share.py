@@ -158,9 +158,9 @@ def limited(tmp_path):
 
 
 def test_the_card_image_zip_is_rate_limited(limited, monkeypatch):
-    import companion.web.print as print_views
+    import printables.images  # the print routes import it when first asked
 
-    monkeypatch.setattr(print_views, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
+    monkeypatch.setattr(printables.images, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
     client = limited.test_client()
     allowed = int(ratelimit.PDF_LIMIT.split()[0])
     answers = [client.get("/print/deck.zip").status_code for _ in range(allowed + 1)]
@@ -225,9 +225,9 @@ def test_a_slot_lock_is_a_portable_file_lock(app):
 
 def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(limited, monkeypatch):
     """The penalty box: once over, the next refusals cost no write (issue 23)."""
-    import companion.web.print as print_views
+    import printables.images  # the print routes import it when first asked
 
-    monkeypatch.setattr(print_views, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
+    monkeypatch.setattr(printables.images, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
     client = limited.test_client()
     allowed = int(ratelimit.PDF_LIMIT.split()[0])
     for _ in range(allowed):
@@ -253,9 +253,9 @@ def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(lim
 
 
 def test_the_penalty_box_opens_when_the_window_ends(limited, monkeypatch):
-    import companion.web.print as print_views
+    import printables.images  # the print routes import it when first asked
 
-    monkeypatch.setattr(print_views, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
+    monkeypatch.setattr(printables.images, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
     clock = [2_000_000.0]
     monkeypatch.setattr(ratelimit, "clock", lambda: clock[0])
     client = limited.test_client()

@@ -27,6 +27,7 @@ from companion.tables.store import Store
 
 from . import games as screens
 from .ratelimit import limiter
+from .sessions import RememberingSessionInterface
 from .stream import init_stream
 from .words import for_players, with_article, without_ids
 
@@ -239,6 +240,7 @@ def init_web(app: Flask) -> None:
     # Phones fetch their board on every change: re-signing and re-sending the session cookie on
     # each poll costs time and bytes for nothing (it is sent when it changes).
     app.config["SESSION_REFRESH_EACH_REQUEST"] = False
+    app.session_interface = RememberingSessionInterface()
     defaults: tuple[tuple[str, object], ...] = (
         # The per-client limits (see ratelimit.py) are on, except in the test
         # suite's app, whose tests make dozens of tables from one address.
