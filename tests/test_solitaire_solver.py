@@ -348,3 +348,21 @@ def test_a_won_line_loses_its_detours_and_still_wins():
     assert len(short) <= len(line) and solitaire.replay(game, short).won
     long_line = solve(new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0).moves
     assert len(long_line) == 179  # 263 before it was cut short
+
+
+def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
+    """A hint's or Winnable?'s budget (under DIVE_BUDGET) leaves the
+    best-first searches all their positions; a long budget brings the
+    depth-first search in after DIVE_AFTER positions. (The clock stands
+    still here, so only the node cap ends a search.)"""
+    monkeypatch.setattr(solitaire_solver, "clock", lambda: 0.0)
+    game = new_game(seed=6)  # the best-first searches alone win it at 37,058 positions
+
+    def run(budget, dive_after="auto"):
+        found = solve(game, budget, max_nodes=40_000, dive_after=dive_after)
+        return found.result, found.nodes, found.moves
+
+    short = solitaire_solver.DIVE_BUDGET - 0.5
+    assert run(short) == run(short, None) and run(short)[:2] == (WON, 37_058)
+    long = solitaire_solver.DIVE_BUDGET
+    assert run(long) == run(long, solitaire_solver.DIVE_AFTER) != run(long, None)

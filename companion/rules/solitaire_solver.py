@@ -47,6 +47,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from .solitaire import Deal, Move, State, apply, is_won
 
@@ -74,7 +75,11 @@ POSITION_BYTES = 288  # the measured 225, rounded up for safety
 MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # Expanded positions after which a depth-first search joins the best-first
 # ones (see _Dive): most deals are won before, and it would only slow them.
+# It is for long searches only: in a budget under DIVE_BUDGET seconds (a
+# hint, "Winnable?") it would take a third of the positions from the
+# best-first searches, which win nearly every deal decided that quickly.
 DIVE_AFTER = 20_000
+DIVE_BUDGET = 10.0
 
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
@@ -626,7 +631,7 @@ def solve(
     max_nodes: int | None = None,
     searches: tuple[Weights, ...] = SEARCHES,
     max_positions: int = MAX_POSITIONS,
-    dive_after: int | None = DIVE_AFTER,
+    dive_after: int | None | Literal["auto"] = "auto",
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
@@ -634,7 +639,8 @@ def solve(
 
     The best-first ``searches`` take turns; once ``dive_after`` positions
     are expanded without an answer, a depth-first search (:class:`_Dive`)
-    joins them (None: never). Every returned winning line replays to a win
+    joins them (None: never; "auto": after ``DIVE_AFTER`` when the budget
+    is at least ``DIVE_BUDGET`` seconds, else never). Every returned winning line replays to a win
     through :func:`companion.rules.solitaire.apply`; "lost" only comes from
     an exhausted search (see the module text). The clock is read before
     every position and the search stops early enough to free its memory
@@ -645,6 +651,8 @@ def solve(
     deadline = start + _SEARCH_SHARE * max(0.0, budget) - _MARGIN
     if is_won(state):
         return Solution(WON, (), clock() - start, 0)
+    if dive_after == "auto":
+        dive_after = DIVE_AFTER if budget >= DIVE_BUDGET else None
     # The searches build hundreds of thousands of small objects and no cycles:
     # Python's cycle collector would only walk them all, now and then, for
     # tens of milliseconds, and overrun the budget. It is off while we search.
