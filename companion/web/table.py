@@ -400,7 +400,8 @@ def _shared_who_bar(snap: Snapshot, viewer: Viewer) -> str:
     """:func:`_who_bar` with its CSRF token cut out, drawn once per table
     version and viewer key (which holds all of the viewer that the bar reads)
     and then shared: the phones passed round a table, or all watching, have
-    the same bar, and drawing it was a third of a cached board fetch."""
+    the same bar, and drawing it was a third of the view's own time in a
+    cached board fetch."""
     key = (snap.table.token, snap.table.version, "who", viewer.cache_key)
     with _POLLED_LOCK:
         bar = _POLLED.get(key)
