@@ -10,11 +10,13 @@ the lowest ``greed x score + moves made`` (see :class:`Weights`), and
 remembers every position it has seen so it never expands one twice. The two
 differ only in their weights: a deal one of them wanders on is usually quick
 for the other (the time a best-first search needs varies wildly from deal to
-deal, and a second, differently tuned search cuts off that long tail).
+deal, and a second, differently tuned search cuts off that long tail). In
+a long search a third one, depth first (:class:`_Dive`), joins them after
+``DIVE_AFTER`` positions: it finds some wins they wander past.
 
-Why "lost" is a proof. Neither search ever throws a position away: every
-legal successor of an expanded position goes on its queue unless the very
-same position was queued before. Positions are compared card for card,
+Why "lost" is a proof. No search ever throws a position away: every
+legal successor of an expanded position goes on its queue (or stack) unless
+the very same position was queued before. Positions are compared card for card,
 face-down counts and cards dealt included; only once the hand is empty are
 the piles compared as a set, because then which pile is which changes
 nothing any more, and face-down cards that can never stop a run do not
