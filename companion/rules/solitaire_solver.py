@@ -566,6 +566,7 @@ class _Dive:
             for child in children:
                 if child[4] == len(self.hand) and _won(child[2], self.suits, self.ranks):
                     self.won_line = _shortcut(self.start, self.line() + (_action(child[1]),))
+                    break
         children.sort(key=_change, reverse=True)
         return children
 
@@ -642,9 +643,10 @@ def solve(
     The best-first ``searches`` take turns; once ``dive_after`` positions
     are expanded without an answer, a depth-first search (:class:`_Dive`)
     joins them (None: never; "auto": after ``DIVE_AFTER`` when the budget
-    is at least ``DIVE_BUDGET`` seconds, else never). Every returned winning line replays to a win
-    through :func:`companion.rules.solitaire.apply`; "lost" only comes from
-    an exhausted search (see the module text). The clock is read before
+    is at least ``DIVE_BUDGET`` seconds, else never). Every returned
+    winning line replays to a win through
+    :func:`companion.rules.solitaire.apply`; "lost" only comes from an
+    exhausted search (see the module text). The clock is read before
     every position and the search stops early enough to free its memory
     within the budget too (it runs inside a web request). Raises nothing
     for a legal state.
