@@ -10,11 +10,13 @@ the lowest ``greed x score + moves made`` (see :class:`Weights`), and
 remembers every position it has seen so it never expands one twice. The two
 differ only in their weights: a deal one of them wanders on is usually quick
 for the other (the time a best-first search needs varies wildly from deal to
-deal, and a second, differently tuned search cuts off that long tail).
+deal, and a second, differently tuned search cuts off that long tail). In
+a long search a third one, depth first (:class:`_Dive`), joins them after
+``DIVE_AFTER`` positions: it finds some wins they wander past.
 
-Why "lost" is a proof. Neither search ever throws a position away: every
-legal successor of an expanded position goes on its queue unless the very
-same position was queued before. Positions are compared card for card,
+Why "lost" is a proof. No search ever throws a position away: every
+legal successor of an expanded position goes on its queue (or stack) unless
+the very same position was queued before. Positions are compared card for card,
 face-down counts and cards dealt included; only once the hand is empty are
 the piles compared as a set, because then which pile is which changes
 nothing any more, and face-down cards that can never stop a run do not
@@ -564,6 +566,7 @@ class _Dive:
             for child in children:
                 if child[4] == len(self.hand) and _won(child[2], self.suits, self.ranks):
                     self.won_line = _shortcut(self.start, self.line() + (_action(child[1]),))
+                    break
         children.sort(key=_change, reverse=True)
         return children
 
@@ -640,9 +643,10 @@ def solve(
     The best-first ``searches`` take turns; once ``dive_after`` positions
     are expanded without an answer, a depth-first search (:class:`_Dive`)
     joins them (None: never; "auto": after ``DIVE_AFTER`` when the budget
-    is at least ``DIVE_BUDGET`` seconds, else never). Every returned winning line replays to a win
-    through :func:`companion.rules.solitaire.apply`; "lost" only comes from
-    an exhausted search (see the module text). The clock is read before
+    is at least ``DIVE_BUDGET`` seconds, else never). Every returned
+    winning line replays to a win through
+    :func:`companion.rules.solitaire.apply`; "lost" only comes from an
+    exhausted search (see the module text). The clock is read before
     every position and the search stops early enough to free its memory
     within the budget too (it runs inside a web request). Raises nothing
     for a legal state.
