@@ -92,6 +92,44 @@ def test_a_board_fetch_and_an_unchanged_poll_are_one_statement_each(
     assert len(spectator) == 1, spectator
 
 
+def test_on_postgresql_a_board_fetch_runs_its_one_statement_outside_a_transaction(
+    store, make_table, new_client_phone
+):
+    """No BEGIN and no ROLLBACK around the fetch's one read: under gevent each
+    round trip waits for the event loop's next turn. The connection goes back
+    to the pool as the ORM expects it (not in autocommit)."""
+    if store.is_sqlite:
+        pytest.skip("SQLite's connections run without a transaction already")
+    import psycopg
+    from sqlalchemy import event
+
+    ran: list[tuple[str, bool]] = []
+
+    class Watching(psycopg.Cursor):  # type: ignore[type-arg]
+        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+            ran.append((str(query).split()[0].upper(), self.connection.autocommit))
+            return super().execute(query, params, **kwargs)
+
+    def watch(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.cursor_factory = Watching
+
+    table = make_table("scorepad", FOUR)
+    ana, ben = seated(new_client_phone, table, ["Ana", "Ben"])
+    ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
+    version = store.version(table.token)
+    event.listen(store.engine, "connect", watch)
+    store.engine.dispose()
+    try:
+        fetch(ben, table, version - 1)
+    finally:
+        event.remove(store.engine, "connect", watch)
+    reads = [autocommit for first, autocommit in ran if first == "WITH" or first == "SELECT"]
+    assert reads and all(reads), ran
+    with store.engine.connect() as connection:
+        assert connection.connection.driver_connection.autocommit is False
+    store.engine.dispose()
+
+
 def test_an_entry_reads_the_table_once_and_not_again_after_writing(
     store, make_table, new_client_phone
 ):

@@ -46,6 +46,14 @@ from .models import (
 SNAPSHOT_CACHE_SIZE = 2048
 
 
+def _no_transaction_open(driver: Any) -> bool:
+    """Whether a psycopg connection is outside any transaction (as the pool
+    hands it out), so it may run a statement on its own."""
+    from psycopg.pq import TransactionStatus
+
+    return not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
+
+
 class StoreCore:
     """The engine, sessions, tables and the snapshot cache; safe across threads."""
 
@@ -93,12 +101,24 @@ class StoreCore:
         """
         connection = self.engine.raw_connection()
         try:
-            cursor = connection.cursor()
+            driver: Any = connection.driver_connection
+            # PostgreSQL: one statement needs no transaction of its own, and a
+            # transaction costs two more round trips (BEGIN, then the pool's
+            # ROLLBACK), each waiting for the event loop's next turn under
+            # gevent. SQLite's connections already run without one.
+            alone = not self.is_sqlite and _no_transaction_open(driver)
+            if alone:
+                driver.autocommit = True
             try:
-                cursor.execute(sql, params)
-                return list(cursor.fetchall())
+                cursor = connection.cursor()
+                try:
+                    cursor.execute(sql, params)
+                    return list(cursor.fetchall())
+                finally:
+                    cursor.close()
             finally:
-                cursor.close()
+                if alone and not driver.closed:
+                    driver.autocommit = False  # as the pool and the ORM expect it
         finally:
             connection.close()  # back to the pool, which ends any transaction
 
