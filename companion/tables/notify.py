@@ -327,11 +327,7 @@ class SqliteBridge:
         connection = self.engine.raw_connection()
         try:
             last: int | None = None
-            # From now on; what came before is the first full check's to catch.
-            newest_event = int(
-                connection.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0]
-            )
-            connection.rollback()
+            newest_event = -1  # none yet: the first full check, made at once, sets it
             full_check_due = 0.0  # at once: a stream may have missed a change meanwhile
             committed_since_full_check = True
             while True:
@@ -342,10 +338,15 @@ class SqliteBridge:
                     if counter != last:
                         last = counter
                         committed_since_full_check = True
-                        newest_event = self._new_events(cursor, newest_event)
+                        if newest_event >= 0:
+                            newest_event = self._new_events(cursor, newest_event)
                     if committed_since_full_check and time.monotonic() >= full_check_due:
                         committed_since_full_check = False
                         full_check_due = time.monotonic() + SQLITE_FULL_CHECK_SECONDS
+                        # Read before the versions: an event after it is the next
+                        # look's. Also sets the mark back when deleted events
+                        # let SQLite number new ones below it.
+                        newest_event = self._newest_event(cursor)
                         # A stream opened later reads its table's version itself.
                         tokens = self.notifier.watched()
                         if tokens:
@@ -355,6 +356,10 @@ class SqliteBridge:
                 connection.rollback()  # end the read: the next one sees new commits
         finally:
             connection.close()
+
+    @staticmethod
+    def _newest_event(cursor: Any) -> int:
+        return int(cursor.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
 
     def _new_events(self, cursor: Any, after: int) -> int:
         """Announce the versions the events after id ``after`` made; the newest id."""
