@@ -152,12 +152,34 @@ def wait_until_up(
             raise SystemExit((instance / "gunicorn.log").read_text()[-3000:])
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
+                if r.status == 200 and listens_on(port, process.pid):
                     return
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     stop_server(process)
     raise SystemExit(f"{what} did not start within {seconds} s")
+
+
+def listens_on(port: int, root: int) -> bool:
+    """Whether ``root`` or a process below it holds the listening socket of
+    ``port`` on loopback. A free port can be taken by another test's server
+    between free_port() and our server's start: that server then answered
+    /healthz, the run went to it, and failed when it stopped."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")  # 0A: listening
+    for pid in [root, *descendants(root)]:
+        with contextlib.suppress(OSError):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in inodes:
+                        return True
+    return False
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
