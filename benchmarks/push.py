@@ -265,13 +265,17 @@ async def enter(
             others -= {i for i, p in enumerate(table.phones) if p.seen >= version}
             if others:
                 table.pending[version] = (answered, others)
-            phone.seen = max(phone.seen, version)
         elif status == 409:
             stats.stale += 1
-            if version is not None:
-                phone.seen = max(phone.seen, version)
         else:
             stats.error(f"entry: HTTP {status}")
+        if status in (200, 409) and version is not None:
+            # Either answer carries the table's board as it now is, and the
+            # phone shows it: earlier changes still waiting for this phone
+            # are delivered now (else they waited for its next fetch, which
+            # its newer version may never need, and read seconds late).
+            phone.seen = max(phone.seen, version)
+            delivered(table, index, phone.seen, stats)
     poster.close()
 
 

@@ -102,11 +102,19 @@ def _csrf_refused(error: CSRFError) -> Any:
     return _error_page(Forbidden())
 
 
+def security_headers() -> list[tuple[str, str]]:
+    """The headers every answer carries (``board_fetch`` sends them too)."""
+    return [
+        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+    ]
+
+
 def _security_headers(response: Any) -> Any:
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    for name, value in security_headers():
+        response.headers.setdefault(name, value)
     # Pages differ per browser (its own tables, its seat): no shared cache keeps one.
     if request.headers.get("HX-Request") or response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
@@ -284,6 +292,9 @@ def init_web(app: Flask) -> None:
     for name in BLUEPRINTS:
         module = importlib.import_module(f"{__name__}.{name}")
         app.register_blueprint(module.bp)
+    from .board_fetch import init_board_fetches  # it reads the views: after them
+
+    init_board_fetches(app)  # a phone's board fetch, in front of Flask (board_fetch.py)
     init_stream(app)  # the phones' change streams, in front of Flask (stream.py)
 
 
