@@ -130,6 +130,66 @@ def test_on_postgresql_a_board_fetch_runs_its_one_statement_outside_a_transactio
     store.engine.dispose()
 
 
+def _watch_pings(store) -> list[str]:
+    """Every statement a PostgreSQL connection of the store runs from now on,
+    as its first word (the checkout's ping is sent straight to the driver)."""
+    import psycopg
+    from sqlalchemy import event
+
+    ran: list[str] = []
+
+    class Watching(psycopg.Cursor):  # type: ignore[type-arg]
+        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+            ran.append(str(query).strip())
+            return super().execute(query, params, **kwargs)
+
+    def watch(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.cursor_factory = Watching
+
+    event.listen(store.engine, "connect", watch)
+    store.engine.dispose()
+    return ran
+
+
+def test_on_postgresql_a_connection_in_steady_use_is_not_pinged_and_an_idle_one_is(
+    store, make_table, new_client_phone, monkeypatch
+):
+    """pool_pre_ping pinged before every request: a round trip that waits for
+    the event loop's next turn. Only a connection left idle is pinged now,
+    and one that had gone (a database restart) is replaced, not an error."""
+    if store.is_sqlite:
+        pytest.skip("SQLite has no connection to lose")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    from companion.tables import core
+
+    table = make_table("scorepad", FOUR)
+    ana, ben = seated(new_client_phone, table, ["Ana", "Ben"])
+    ran = _watch_pings(store)
+    for _ in range(3):
+        ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
+        fetch(ben, table, store.version(table.token) - 1)
+    assert "SELECT 1" not in ran, ran
+    monkeypatch.setattr(core, "PING_AFTER_IDLE_SECONDS", 0.0)
+    # The database drops every connection the store holds (as a restart would).
+    outside = create_engine(store.engine.url, poolclass=NullPool)
+    with outside.connect() as connection:
+        connection.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+        connection.commit()
+    outside.dispose()
+    ran.clear()
+    answer = ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
+    assert answer.status_code == 200, "the gone connection was replaced, not an error"
+    assert "SELECT 1" in ran
+    store.engine.dispose()
+
+
 def test_an_entry_reads_the_table_once_and_not_again_after_writing(
     store, make_table, new_client_phone
 ):

@@ -10,6 +10,7 @@ import and export, expiry, join codes: one module each), which
 from __future__ import annotations
 
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -17,7 +18,9 @@ from datetime import datetime
 from threading import Lock
 from typing import Any
 
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session
 
 from companion.rules.errors import RuleError
@@ -46,6 +49,36 @@ from .models import (
 SNAPSHOT_CACHE_SIZE = 2048
 
 
+#: A pooled PostgreSQL connection that sat idle longer than this is pinged
+#: before it is used, so a restarted database or a dropped connection is
+#: found then and replaced, not met as an error. A connection in steady use
+#: is not pinged: the ping is a round trip, and under gevent every round trip
+#: waits for the event loop's next turn (SQLAlchemy's ``pool_pre_ping``
+#: pinged before every request, half of a board fetch's round trips).
+PING_AFTER_IDLE_SECONDS = 10.0
+
+
+def _ping_connections_left_idle(engine: Engine) -> None:
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.pop("idle_since", None)
+        if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            cursor = dbapi_connection.cursor()
+            try:
+                cursor.execute("SELECT 1")
+            finally:
+                cursor.close()
+            dbapi_connection.rollback()
+        except Exception as exc:  # the pool replaces it with a new connection
+            raise DisconnectionError(f"an idle connection had gone: {exc}") from exc
+
+
 def _no_transaction_open(driver: Any) -> bool:
     """Whether a psycopg connection is outside any transaction (as the pool
     hands it out), so it may run a statement on its own."""
@@ -58,11 +91,13 @@ class StoreCore:
     """The engine, sessions, tables and the snapshot cache; safe across threads."""
 
     def __init__(self, url: str) -> None:
-        self.engine = create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"))
+        self.engine = create_engine(url, future=True)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         if self.is_sqlite:
             _private_sqlite_file(self.engine.url.database)
             _sqlite_pragmas(self.engine)
+        else:
+            _ping_connections_left_idle(self.engine)
         _create_schema(self.engine)
         # Keyed by token, never by id: SQLite reuses the id of a deleted table
         # (a refused import deletes its table), and a cache keyed by id would
