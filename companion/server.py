@@ -202,6 +202,11 @@ MAX_CONNECTIONS = 1000
 #: away, or a client that opened a connection and never asked. (A stream sends
 #: a heartbeat every 20 s, so it is never idle this long.)
 IDLE_SECONDS = 75
+#: A kept-alive connection waiting for its phone's next request is closed
+#: after this long (as nginx does in front of deploy/serve): an idle phone,
+#: whose fallback poll comes once a minute, then holds one connection (its
+#: stream), not two. Its next tap opens a new one, a round trip on the LAN.
+KEEPALIVE_SECONDS = 15
 #: Each connection's read buffer (Python's default is 8 KB): see stream_server.
 READ_BUFFER_BYTES = 2048
 
@@ -209,7 +214,9 @@ READ_BUFFER_BYTES = 2048
 def stream_server(listener: socket.socket, app: Flask) -> Any:
     """A gevent WSGI server on ``listener``: at most ``LEAFPILE_MAX_CONNECTIONS``
     connections, each closed after ``LEAFPILE_IDLE_SECONDS`` (default
-    ``IDLE_SECONDS``) without a byte either way.
+    ``IDLE_SECONDS``) without a byte either way, or after
+    ``LEAFPILE_KEEPALIVE_SECONDS`` (default ``KEEPALIVE_SECONDS``) waiting
+    for the next request once it has answered one.
 
     gevent, not the werkzeug development server (a thread per connection, no
     cap, no idle timeout: a burst left thousands of threads behind) nor
@@ -232,15 +239,26 @@ def stream_server(listener: socket.socket, app: Flask) -> Any:
                 rfile = sock.makefile("rb", READ_BUFFER_BYTES)
             super().__init__(sock, address, server, rfile)
 
+        answered = False
+
         def handle(self) -> None:
             self.socket.settimeout(idle)
             super().handle()
+
+        def read_requestline(self) -> Any:
+            if self.answered:  # a kept-alive connection: its phone may have gone quiet
+                self.socket.settimeout(min(keepalive, idle))
+            line = super().read_requestline()
+            self.socket.settimeout(idle)
+            self.answered = True
+            return line
 
         def log_request(self) -> None:
             pass  # no line per request: a table makes hundreds an hour
 
     cap = _positive_int(os.environ.get("LEAFPILE_MAX_CONNECTIONS"), MAX_CONNECTIONS)
     idle = _positive_int(os.environ.get("LEAFPILE_IDLE_SECONDS"), int(IDLE_SECONDS))
+    keepalive = _positive_int(os.environ.get("LEAFPILE_KEEPALIVE_SECONDS"), KEEPALIVE_SECONDS)
     green = green_socket.socket(listener.family, listener.type, fileno=listener.detach())
 
     def named(environ: dict[str, Any], start_response: Any) -> Any:

@@ -151,6 +151,34 @@ def test_the_leafpile_server_closes_idle_connections_and_caps_how_many_it_holds(
         served.stop()
 
 
+def test_the_leafpile_server_closes_a_kept_alive_connection_sooner_than_a_new_one(
+    tmp_path, db_url
+):
+    """Once it has answered a request, the server waits LEAFPILE_KEEPALIVE_SECONDS
+    (not the idle time) for the next: an idle phone holds its stream only."""
+    served = _serve_with(
+        {"LEAFPILE_IDLE_SECONDS": "30", "LEAFPILE_KEEPALIVE_SECONDS": "1"}, tmp_path, db_url
+    )
+    try:
+        kept = socket.create_connection(("127.0.0.1", served.port), timeout=WAIT)
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += kept.recv(4096)
+        assert head.startswith(b"HTTP/1.1 200")
+        answered = time.monotonic()
+        while kept.recv(4096):  # the rest of the body, then the server's close
+            pass
+        assert 0.5 <= time.monotonic() - answered < 10
+        fresh = socket.create_connection(("127.0.0.1", served.port), timeout=2.5)
+        with pytest.raises(socket.timeout):  # a new connection still has its idle time
+            fresh.recv(1)
+        fresh.close()
+        kept.close()
+    finally:
+        served.stop()
+
+
 # --- across processes: PostgreSQL LISTEN/NOTIFY -------------------------------------
 
 
