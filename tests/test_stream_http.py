@@ -151,9 +151,7 @@ def test_the_leafpile_server_closes_idle_connections_and_caps_how_many_it_holds(
         served.stop()
 
 
-def test_the_leafpile_server_closes_a_kept_alive_connection_sooner_than_a_new_one(
-    tmp_path, db_url
-):
+def test_the_leafpile_server_closes_a_kept_alive_connection_sooner_than_a_new_one(tmp_path, db_url):
     """Once it has answered a request, the server waits LEAFPILE_KEEPALIVE_SECONDS
     (not the idle time) for the next: an idle phone holds its stream only."""
     served = _serve_with(
