@@ -173,16 +173,20 @@ class FakeClock:
         return self.now
 
 
+@pytest.mark.parametrize("beams", [(), solitaire_solver.BEAMS], ids=["no-beams", "beams"])
 @pytest.mark.parametrize("budget", [0.0, 0.05, 1.0])
-def test_the_clock_is_read_before_every_position_and_the_deadline_kept(monkeypatch, budget):
+def test_the_clock_is_read_before_every_position_and_the_deadline_kept(monkeypatch, budget, beams):
     """With a clock that moves 10 ms per reading, the solver must read it once
     per expanded position and stop at the first reading past its deadline:
     so it can overrun only by the time one position and the answer take."""
     fake = FakeClock(tick=0.01)
     monkeypatch.setattr(solitaire_solver, "clock", fake)
-    found = solve(new_game(seed=0), budget=budget)
+    found = solve(new_game(seed=0), budget=budget, beams=beams)
     assert found.result == UNKNOWN
-    assert fake.reads == found.nodes + 3  # the start, one per position, the stop, the end
+    # The start, one per position, the stop, the end; and with beams, the
+    # reading that hands over from the beams to the complete searches.
+    handover = 1 if beams and budget >= 0.05 else 0
+    assert fake.reads == found.nodes + 3 + handover
     # In fake seconds: the search keeps a margin (a budget of 0 still costs the
     # readings of the start and the stop).
     assert found.seconds <= max(budget, 2 * fake.tick)
@@ -303,13 +307,15 @@ def test_the_depth_first_search_alone_wins_full_deals_and_its_lines_replay(seed,
     shows here (the best-first pins do not cover it: it joins after
     DIVE_AFTER positions)."""
     game = new_game(seed=seed)
-    found = solve(game, budget=600, max_nodes=20_000, searches=(), dive_after=0)
+    found = solve(game, budget=600, max_nodes=20_000, searches=(), dive_after=0, beams=())
     assert (found.result, found.nodes) == (WON, nodes)
     assert solitaire.replay(game, found.moves).won
 
 
 def test_the_depth_first_search_counts_against_the_memory_cap():
-    found = solve(new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000)
+    found = solve(
+        new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000, beams=()
+    )
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
     assert found.best_line == ()  # it keeps no best position: hints come from the others
 
@@ -317,10 +323,10 @@ def test_the_depth_first_search_counts_against_the_memory_cap():
 def test_the_depth_first_search_joins_only_after_dive_after_positions():
     """Deals won early are left exactly as the best-first searches play them."""
     game = new_game(seed=20)
-    alone = solve(game, budget=600, max_nodes=20_000, dive_after=None)
-    joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1)
+    alone = solve(game, budget=600, max_nodes=20_000, dive_after=None, beams=())
+    joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1, beams=())
     assert alone.result == WON and joined.moves == alone.moves and joined.nodes == alone.nodes
-    early = solve(game, budget=600, max_nodes=20_000, dive_after=0)
+    early = solve(game, budget=600, max_nodes=20_000, dive_after=0, beams=())
     assert early.nodes != alone.nodes
 
 
@@ -328,7 +334,7 @@ def test_a_won_line_loses_its_detours_and_still_wins():
     """The depth-first search's lines wander, so they are cut short: a move
     there and back again is dropped, and what is left still wins."""
     game = new_game(seed=20)
-    line = solve(game, budget=60, max_nodes=20_000).moves
+    line = solve(game, budget=60, max_nodes=20_000, beams=()).moves
     here = game
     for i in range(len(line)):
         there_and_back = [
@@ -346,7 +352,9 @@ def test_a_won_line_loses_its_detours_and_still_wins():
     assert solitaire.replay(game, wandering).won
     short = solitaire_solver._shortcut(game, wandering)
     assert len(short) <= len(line) and solitaire.replay(game, short).won
-    long_line = solve(new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0).moves
+    long_line = solve(
+        new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0, beams=()
+    ).moves
     assert len(long_line) == 179  # 263 before it was cut short
 
 
@@ -359,7 +367,7 @@ def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
     game = new_game(seed=6)  # the best-first searches alone win it at 37,058 positions
 
     def run(budget, dive_after="auto"):
-        found = solve(game, budget, max_nodes=40_000, dive_after=dive_after)
+        found = solve(game, budget, max_nodes=40_000, dive_after=dive_after, beams=())
         return found.result, found.nodes, found.moves
 
     short = solitaire_solver.DIVE_BUDGET - 0.5
