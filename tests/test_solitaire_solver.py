@@ -374,3 +374,53 @@ def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
     assert run(short) == run(short, None) and run(short)[:2] == (WON, 37_058)
     long = solitaire_solver.DIVE_BUDGET
     assert run(long) == run(long, solitaire_solver.DIVE_AFTER) != run(long, None)
+
+
+def test_a_beam_wins_a_deal_the_complete_searches_left_undecided_after_60_s():
+    """Deal 70: over a million best-first positions found no win (the 60 s
+    run of 26 Nov 2026); the 40-wide beam wins it within 4,090."""
+    game = new_game(seed=70)
+    found = solve(game, budget=600, max_nodes=100_000, beams=(40,))
+    assert (found.result, found.nodes) == (WON, 4090)
+    assert solitaire.replay(game, found.moves).won
+
+
+def test_a_beam_that_finds_nothing_proves_nothing():
+    """A beam throws positions away: when it runs dry the answer is the
+    complete searches', and with none of them it stays unknown, never lost."""
+    layout = Layout(ranks=3, suits=2, pile_sizes=(3, 3), deals=0)
+    game = from_position([c("3H 2S AS"), c("3S 2H AH")], hidden=[0, 0], layout=layout)
+    assert solve(game, budget=2, beams=(10,), searches=(), dive_after=None).result == UNKNOWN
+    assert solve(game, budget=2, beams=(10,)).result == LOST
+    for seed in range(12):  # reduced decks, some of them lost (see the agreement test)
+        small = new_game(seed=seed, layout=THREE_SUITS)
+        alone = solve(small, budget=60, beams=(1, 4), searches=(), dive_after=None)
+        assert alone.result in (WON, UNKNOWN)
+        if alone.result == UNKNOWN:
+            assert alone.stopped_by == "nodes" and alone.moves == ()
+
+
+def test_the_beams_count_against_the_memory_cap_and_then_hand_over():
+    """Deal 70's 40-wide beam wins at 4,090 positions (above), but not under a
+    500-position cap: it gives way, and the best-first searches stop at the cap."""
+    found = solve(new_game(seed=70), 600, max_nodes=100_000, beams=(40,), max_positions=500)
+    assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+
+
+def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
+    """With a clock that moves 10 ms a reading and a budget of 2 s, the beams
+    stop near BEAM_SHARE of it and the best-first searches get the rest."""
+    fake = FakeClock(tick=0.01)
+    monkeypatch.setattr(solitaire_solver, "clock", fake)
+    expanded = []
+    real = solitaire_solver._Search.expand
+
+    def counted(self):
+        expanded.append(1)
+        real(self)
+
+    monkeypatch.setattr(solitaire_solver._Search, "expand", counted)
+    found = solve(new_game(seed=HARD_DEAL), budget=2.0)
+    assert found.result == UNKNOWN
+    beam_share = (found.nodes - len(expanded)) / found.nodes
+    assert abs(beam_share - solitaire_solver.BEAM_SHARE) < 0.05

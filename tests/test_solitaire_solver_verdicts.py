@@ -60,3 +60,36 @@ def test_the_verdicts_positions_and_lines_on_deals_1_to_40_are_unchanged():
         )
     assert got == PINNED
     assert digest.hexdigest() == LINES_SHA256
+
+
+# The whole solver (beams first, then the best-first searches) on deals 1-20 at
+# 20,000 positions, pinned when the beams came in (s7): a change to the
+# beams' order or widths shows here.
+WHOLE_CAP = 20_000
+WHOLE = [
+    (1, "w", 13464, 70, 70), (2, "w", 5144, 112, 112), (3, "w", 5005, 98, 98),
+    (4, "w", 1223, 125, 125), (5, "w", 1186, 121, 121), (6, "w", 4696, 108, 108),
+    (7, "w", 15669, 81, 81), (8, "w", 5572, 112, 112), (9, "u", 20000, 0, 115),
+    (10, "u", 20000, 0, 90), (11, "w", 1406, 143, 143), (12, "w", 4232, 91, 91),
+    (13, "w", 4638, 103, 103), (14, "w", 5706, 89, 89), (15, "w", 1635, 166, 166),
+    (16, "w", 4180, 93, 93), (17, "w", 5839, 117, 117), (18, "w", 15724, 78, 78),
+    (19, "w", 19979, 93, 93), (20, "w", 837, 86, 86),
+]  # fmt: skip
+WHOLE_SHA256 = "b5eb388b49c560a1c9b51878d3ce1a003ce9d4ecae677966561776fe2588de25"
+
+
+def test_the_whole_solvers_verdicts_positions_and_lines_on_deals_1_to_20_are_pinned():
+    digest = hashlib.sha256()
+    got = []
+    for seed, *_ in WHOLE:
+        game = solitaire.new_game(seed)
+        found = solve(game, budget=600, max_nodes=WHOLE_CAP)
+        got.append((seed, found.result[0], found.nodes, len(found.moves), len(found.best_line)))
+        if found.result == WON:
+            assert solitaire.replay(game, found.moves).won, seed
+        digest.update(
+            f"{seed} {found.result} {found.nodes} {text(found.moves)} | "
+            f"{text(found.best_line)}\n".encode()
+        )
+    assert got == WHOLE
+    assert digest.hexdigest() == WHOLE_SHA256
