@@ -409,7 +409,8 @@ def test_the_beams_count_against_the_memory_cap_and_then_hand_over():
 
 def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
     """With a clock that moves 10 ms a reading and a budget of 2 s, the beams
-    stop near BEAM_SHARE of it and the best-first searches get the rest."""
+    that run alone stop near BEAM_SHARE of it and the best-first searches get
+    the rest."""
     fake = FakeClock(tick=0.01)
     monkeypatch.setattr(solitaire_solver, "clock", fake)
     expanded = []
@@ -420,7 +421,20 @@ def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
         real(self)
 
     monkeypatch.setattr(solitaire_solver._Search, "expand", counted)
-    found = solve(new_game(seed=HARD_DEAL), budget=2.0)
+    found = solve(new_game(seed=HARD_DEAL), budget=2.0, beams=(10, 40, 160))  # the ones alone
     assert found.result == UNKNOWN
     beam_share = (found.nodes - len(expanded)) / found.nodes
     assert abs(beam_share - solitaire_solver.BEAM_SHARE) < 0.05
+
+
+def test_the_wide_beams_take_turns_with_the_best_first_searches(monkeypatch):
+    """Deal 35: no beam wins it, a best-first search does within some 3,000
+    positions. Taking turns with the beams of 640 and up, that search wins it
+    soon after the narrow beams (10, 40, 160) give up; with every beam run
+    alone first, 60,000 positions are not enough."""
+    game = new_game(seed=35)
+    found = solve(game, budget=600, max_nodes=60_000)
+    assert (found.result, found.nodes) == (WON, 18_718)
+    assert solitaire.replay(game, found.moves).won
+    monkeypatch.setattr(solitaire_solver, "BEAM_ALONE", 10**9)
+    assert solve(game, budget=600, max_nodes=60_000).result == UNKNOWN

@@ -95,6 +95,9 @@ MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # a hint when nothing is won).
 BEAMS = (10, 40, 160, 640, 2560, 10240)
 BEAM_SHARE = 0.5
+# Beams up to this width run alone, one after the other; wider ones take
+# turns with the complete searches (see _search).
+BEAM_ALONE = 160
 # Expanded positions after which a depth-first search joins the best-first
 # ones (see _Dive): most deals are won before, and it would only slow them.
 # It is for long searches only: in a budget under DIVE_BUDGET seconds (a
@@ -796,7 +799,8 @@ def _search(
     node_cap = float("inf") if max_nodes is None else max_nodes
     beam_line: tuple[Move | Deal, ...] = ()
     beam: _Beam | None = None
-    for width in beams:
+    wide = [width for width in beams if width > BEAM_ALONE]
+    for width in (width for width in beams if width <= BEAM_ALONE):
         beam = _Beam(BEAM_WEIGHTS, state, width)
         while not beam.done:
             if beam.won_line is not None:
@@ -812,7 +816,10 @@ def _search(
         beam_line = beam.best_line
         if not beam.done:
             break  # stopped by its share of the time or by memory: wider ones would be too
-    beam = None  # its memory is free before the complete searches start
+    # The wider beams take turns with the complete searches instead: alone
+    # they would hold up, for many seconds, the deals that a best-first search
+    # wins at once (deal 35: 29 s behind a ladder of beams, 0.07 s without).
+    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
     firsts = [_Search(weights, state) for weights in searches]
     runs: list[_Search | _Dive] = list(firsts)
     if not runs and dive_after is None:  # no complete search asked for
@@ -821,9 +828,10 @@ def _search(
         if dive_after is not None and nodes >= dive_after:
             runs.append(_Dive(searches[0] if searches else Weights(), state))
             dive_after = None
+        beam_size = 0 if beam is None else beam.size
         for run in runs:
             # Only this search grows during its turn: the others' count is fixed.
-            others = sum(r.size for r in runs if r is not run)
+            others = sum(r.size for r in runs if r is not run) + beam_size
             for _ in range(_TURN):
                 line = run.won_line
                 if line is not None:
@@ -842,6 +850,29 @@ def _search(
                     return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
                 run.expand()
                 nodes += 1
+        if beam is None:
+            continue
+        others = sum(r.size for r in runs)
+        for _ in range(_TURN):
+            if beam.won_line is not None:
+                return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+            if beam.done or beam.size >= max_positions // 2:
+                # Ran dry, or holds half the memory the complete searches may
+                # need: the next width (a fresh table), or no beam any more.
+                beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+                break
+            stop = ""
+            if nodes >= node_cap:
+                stop = "nodes"
+            elif clock() >= deadline:
+                stop = "time"
+            elif others + beam.size >= max_positions:
+                stop = "memory"
+            if stop:
+                best = _best_line(firsts) or beam_line
+                return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
+            beam.expand()
+            nodes += 1
 
 
 def _best_line(runs: list[_Search]) -> tuple[Move | Deal, ...]:
