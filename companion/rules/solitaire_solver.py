@@ -9,7 +9,7 @@ incomplete: each keeps only the ``width`` most promising new positions of
 every move number and goes on from those alone, so it reaches the end of a
 deal (a win needs some 90 moves) after ``width x 90`` positions or so. A
 narrow beam wins most deals in a few milliseconds; one that finds nothing
-gives way to one four times as wide (:data:`BEAMS`), for at most
+gives way to a wider one (:data:`BEAMS`), for at most
 ``BEAM_SHARE`` of the budget. A beam that finds nothing proves nothing: it
 threw positions away.
 
@@ -84,16 +84,21 @@ _TURN = 32  # expansions one search makes before the other takes its turn
 MEMORY_LIMIT_BYTES = 1 << 30
 POSITION_BYTES = 288  # the measured 225, rounded up for safety
 MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
-# The beams' widths, tried in turn (each four times the last: a beam's cost
-# grows with its width, so a failed narrow one costs a quarter of the next).
-# Measured on deals 1-200 (26 Nov 2026): 32 % are won by the 10-wide beam
-# alone, 72 % by the 40-wide one, 90 % by the 160-wide one; the best-first
-# searches had needed a median of 4,000 positions (the 40-wide beam: 4,400,
-# but a beam's position costs two thirds as much, with no queue to keep).
-# The beams stop at BEAM_SHARE of the budget, leaving the rest to the
-# complete searches (the only ones that can prove a loss, and the source of
-# a hint when nothing is won).
-BEAMS = (10, 40, 160, 640, 2560, 10240)
+# The beams' widths, tried in turn: doubling up to BEAM_ALONE (a failed
+# narrow beam costs half the next), then four times (the wide ones take
+# turns with the complete searches, and a long search needs the widest soon).
+# Measured on deals 1-200 (26 Nov 2026, with Weights()): 32 % are won by the
+# 10-wide beam alone, 72 % by the 40-wide one, 90 % by the 160-wide one; the
+# best-first searches had needed a median of 4,000 positions (the 40-wide
+# beam: 4,400, but a beam's position costs two thirds as much, with no queue
+# to keep). The 640-wide beam won 11 of the 18 deals of 1-1000 that the
+# complete searches had left undecided after 60 s, the 2,560-wide 4 more.
+# Doubling rather than quadrupling the narrow ones took the median CPU time
+# of deals 1-100 from 101 ms to 71 ms (simulated from each width's
+# measured times). The beams alone stop at BEAM_SHARE of the budget, leaving
+# the rest to the complete searches (the only ones that can prove a loss,
+# and the source of a hint when nothing is won).
+BEAMS = (10, 20, 40, 80, 160, 640, 2560, 10240)
 BEAM_SHARE = 0.5
 # Beams up to this width run alone, one after the other; wider ones take
 # turns with the complete searches (see _search).
