@@ -77,7 +77,10 @@ _TURN = 32  # expansions one search makes before the other takes its turn
 # Memory. A best-first position costs 225 bytes (its key, its entry in the
 # table of seen keys, the way back, its queue entry: the growth of
 # ``resource.getrusage``'s peak over 3,728,270 positions of deal 70, 801 MiB),
-# a depth-first one less (its key and table entry). So 3,728,270 positions,
+# a depth-first one less (its key and table entry), a beam's about 150 (its
+# key and table entry, and the successors of one move number: 119 MiB for
+# 831,313 positions at width 2,560, 273 MiB for 1,864,135 at 10,240; a wide
+# beam gives up at half the cap). So 3,728,270 positions,
 # counted over all the searches, keep one solve under 1 GiB (about 830 MiB
 # with the interpreter). Reaching the cap ends the search "unknown", never
 # "lost": a search that stopped early has not covered every position.
@@ -91,8 +94,9 @@ MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # 10-wide beam alone, 72 % by the 40-wide one, 90 % by the 160-wide one; the
 # best-first searches had needed a median of 4,000 positions (the 40-wide
 # beam: 4,400, but a beam's position costs two thirds as much, with no queue
-# to keep). The 640-wide beam won 11 of the 18 deals of 1-1000 that the
-# complete searches had left undecided after 60 s, the 2,560-wide 4 more.
+# to keep). Of the 23 deals of 1-1000 that the complete searches had left
+# undecided after 60 s, beams up to 160 wide won 4, the 640-wide one 9
+# more and the 2,560-wide one 3 more.
 # Doubling rather than quadrupling the narrow ones took the median CPU time
 # of deals 1-100 from 101 ms to 71 ms (simulated from each width's
 # measured times). The beams alone stop at BEAM_SHARE of the budget, leaving
