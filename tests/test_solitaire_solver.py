@@ -434,7 +434,21 @@ def test_the_wide_beams_take_turns_with_the_best_first_searches(monkeypatch):
     alone first, 60,000 positions are not enough."""
     game = new_game(seed=35)
     found = solve(game, budget=600, max_nodes=60_000)
-    assert (found.result, found.nodes) == (WON, 27_198)
+    assert (found.result, found.nodes) == (WON, 14_476)
     assert solitaire.replay(game, found.moves).won
     monkeypatch.setattr(solitaire_solver, "BEAM_ALONE", 10**9)
+    monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
     assert solve(game, budget=600, max_nodes=60_000).result == UNKNOWN
+
+
+def test_the_best_first_searches_go_on_between_two_narrow_beams(monkeypatch):
+    """Deal 574: the best-first searches win it within 1,020 positions, but
+    every beam up to 160 wide fails on it first. With their turns between
+    the beams it is won within 5,561 positions; without, 30,711."""
+    game = new_game(seed=574)
+    assert solve(game, budget=600, max_nodes=60_000, beams=()).nodes == 1020
+    found = solve(game, budget=600, max_nodes=60_000)
+    assert (found.result, found.nodes) == (WON, 5561)
+    assert solitaire.replay(game, found.moves).won
+    monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
+    assert solve(game, budget=600, max_nodes=60_000).nodes == 30_711
