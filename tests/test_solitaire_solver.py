@@ -57,21 +57,36 @@ def c(text: str) -> tuple[int, ...]:
     ids=["4x2", "4x3", "5x2-two-deals", "6x2-two-deals"],
 )
 @pytest.mark.parametrize(
-    ("searches", "dive_after"),
-    [(SEARCHES, None), (SEARCHES[:1], None), (SEARCHES[1:], None), ((), 0), (SEARCHES, 5)],
-    ids=["both", "first", "second", "depth-first", "all-three"],
+    ("searches", "dive_after", "beams"),
+    [
+        (SEARCHES, None, ()),
+        (SEARCHES[:1], None, ()),
+        (SEARCHES[1:], None, ()),
+        ((), 0, ()),
+        (SEARCHES, 5, ()),
+        (SEARCHES, "auto", solitaire_solver.BEAMS),
+    ],
+    ids=["both", "first", "second", "depth-first", "all-three", "beams-first"],
 )
 def test_solver_agrees_with_an_exhaustive_search_on_small_decks(
-    layout, seeds, searches, dive_after
+    layout, seeds, searches, dive_after, beams
 ):
-    """ "Lost" must be a proof: each search on its own (the depth-first one
-    too), and the searches together, give the verdict of a plain
-    breadth-first search through the rules engine."""
+    """ "Lost" must be a proof: each complete search on its own (the
+    depth-first one too), and the searches together, give the verdict of a
+    plain breadth-first search through the rules engine; and so does the
+    whole solver, beams first. The complete searches run without the beams
+    here, which would otherwise win the won deals before them and hide a
+    search that drops a move."""
     verdicts = []
     for seed in seeds:
         game = new_game(seed=seed, layout=layout)
         found = solve(
-            game, budget=60, max_nodes=1_000_000, searches=searches, dive_after=dive_after
+            game,
+            budget=60,
+            max_nodes=1_000_000,
+            searches=searches,
+            dive_after=dive_after,
+            beams=beams,
         )
         assert found.result == exhaustive_verdict(layout, seed), f"seed {seed}"
         verdicts.append(found.result)
@@ -100,8 +115,10 @@ def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk, div
         if not legal:
             break
         game = solitaire.apply(game, legal[pick % len(legal)])
-    found = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after)
+    found = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after, beams=())
     assert found.result == (WON if exhaustive_win(game) else LOST)
+    whole = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after)
+    assert whole.result == found.result
     if found.result == WON:
         assert solitaire.replay(game, found.moves).won
 
