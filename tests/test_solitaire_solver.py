@@ -57,21 +57,36 @@ def c(text: str) -> tuple[int, ...]:
     ids=["4x2", "4x3", "5x2-two-deals", "6x2-two-deals"],
 )
 @pytest.mark.parametrize(
-    ("searches", "dive_after"),
-    [(SEARCHES, None), (SEARCHES[:1], None), (SEARCHES[1:], None), ((), 0), (SEARCHES, 5)],
-    ids=["both", "first", "second", "depth-first", "all-three"],
+    ("searches", "dive_after", "beams"),
+    [
+        (SEARCHES, None, ()),
+        (SEARCHES[:1], None, ()),
+        (SEARCHES[1:], None, ()),
+        ((), 0, ()),
+        (SEARCHES, 5, ()),
+        (SEARCHES, "auto", solitaire_solver.BEAMS),
+    ],
+    ids=["both", "first", "second", "depth-first", "all-three", "beams-first"],
 )
 def test_solver_agrees_with_an_exhaustive_search_on_small_decks(
-    layout, seeds, searches, dive_after
+    layout, seeds, searches, dive_after, beams
 ):
-    """ "Lost" must be a proof: each search on its own (the depth-first one
-    too), and the searches together, give the verdict of a plain
-    breadth-first search through the rules engine."""
+    """ "Lost" must be a proof: each complete search on its own (the
+    depth-first one too), and the searches together, give the verdict of a
+    plain breadth-first search through the rules engine; and so does the
+    whole solver, beams first. The complete searches run without the beams
+    here, which would otherwise win the won deals before them and hide a
+    search that drops a move."""
     verdicts = []
     for seed in seeds:
         game = new_game(seed=seed, layout=layout)
         found = solve(
-            game, budget=60, max_nodes=1_000_000, searches=searches, dive_after=dive_after
+            game,
+            budget=60,
+            max_nodes=1_000_000,
+            searches=searches,
+            dive_after=dive_after,
+            beams=beams,
         )
         assert found.result == exhaustive_verdict(layout, seed), f"seed {seed}"
         verdicts.append(found.result)
@@ -100,8 +115,10 @@ def test_lost_agrees_with_an_exhaustive_search_from_any_position(seed, walk, div
         if not legal:
             break
         game = solitaire.apply(game, legal[pick % len(legal)])
-    found = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after)
+    found = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after, beams=())
     assert found.result == (WON if exhaustive_win(game) else LOST)
+    whole = solve(game, budget=60, max_nodes=1_000_000, dive_after=dive_after)
+    assert whole.result == found.result
     if found.result == WON:
         assert solitaire.replay(game, found.moves).won
 
@@ -173,16 +190,20 @@ class FakeClock:
         return self.now
 
 
+@pytest.mark.parametrize("beams", [(), solitaire_solver.BEAMS], ids=["no-beams", "beams"])
 @pytest.mark.parametrize("budget", [0.0, 0.05, 1.0])
-def test_the_clock_is_read_before_every_position_and_the_deadline_kept(monkeypatch, budget):
+def test_the_clock_is_read_before_every_position_and_the_deadline_kept(monkeypatch, budget, beams):
     """With a clock that moves 10 ms per reading, the solver must read it once
     per expanded position and stop at the first reading past its deadline:
     so it can overrun only by the time one position and the answer take."""
     fake = FakeClock(tick=0.01)
     monkeypatch.setattr(solitaire_solver, "clock", fake)
-    found = solve(new_game(seed=0), budget=budget)
+    found = solve(new_game(seed=0), budget=budget, beams=beams)
     assert found.result == UNKNOWN
-    assert fake.reads == found.nodes + 3  # the start, one per position, the stop, the end
+    # The start, one per position, the stop, the end; and with beams, the
+    # reading that hands over from the beams to the complete searches.
+    handover = 1 if beams and budget >= 0.05 else 0
+    assert fake.reads == found.nodes + 3 + handover
     # In fake seconds: the search keeps a margin (a budget of 0 still costs the
     # readings of the start and the stop).
     assert found.seconds <= max(budget, 2 * fake.tick)
@@ -303,13 +324,15 @@ def test_the_depth_first_search_alone_wins_full_deals_and_its_lines_replay(seed,
     shows here (the best-first pins do not cover it: it joins after
     DIVE_AFTER positions)."""
     game = new_game(seed=seed)
-    found = solve(game, budget=600, max_nodes=20_000, searches=(), dive_after=0)
+    found = solve(game, budget=600, max_nodes=20_000, searches=(), dive_after=0, beams=())
     assert (found.result, found.nodes) == (WON, nodes)
     assert solitaire.replay(game, found.moves).won
 
 
 def test_the_depth_first_search_counts_against_the_memory_cap():
-    found = solve(new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000)
+    found = solve(
+        new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000, beams=()
+    )
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
     assert found.best_line == ()  # it keeps no best position: hints come from the others
 
@@ -317,10 +340,10 @@ def test_the_depth_first_search_counts_against_the_memory_cap():
 def test_the_depth_first_search_joins_only_after_dive_after_positions():
     """Deals won early are left exactly as the best-first searches play them."""
     game = new_game(seed=20)
-    alone = solve(game, budget=600, max_nodes=20_000, dive_after=None)
-    joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1)
+    alone = solve(game, budget=600, max_nodes=20_000, dive_after=None, beams=())
+    joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1, beams=())
     assert alone.result == WON and joined.moves == alone.moves and joined.nodes == alone.nodes
-    early = solve(game, budget=600, max_nodes=20_000, dive_after=0)
+    early = solve(game, budget=600, max_nodes=20_000, dive_after=0, beams=())
     assert early.nodes != alone.nodes
 
 
@@ -328,7 +351,7 @@ def test_a_won_line_loses_its_detours_and_still_wins():
     """The depth-first search's lines wander, so they are cut short: a move
     there and back again is dropped, and what is left still wins."""
     game = new_game(seed=20)
-    line = solve(game, budget=60, max_nodes=20_000).moves
+    line = solve(game, budget=60, max_nodes=20_000, beams=()).moves
     here = game
     for i in range(len(line)):
         there_and_back = [
@@ -346,7 +369,9 @@ def test_a_won_line_loses_its_detours_and_still_wins():
     assert solitaire.replay(game, wandering).won
     short = solitaire_solver._shortcut(game, wandering)
     assert len(short) <= len(line) and solitaire.replay(game, short).won
-    long_line = solve(new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0).moves
+    long_line = solve(
+        new_game(14), 600, max_nodes=20_000, searches=(), dive_after=0, beams=()
+    ).moves
     assert len(long_line) == 179  # 263 before it was cut short
 
 
@@ -359,10 +384,88 @@ def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
     game = new_game(seed=6)  # the best-first searches alone win it at 37,058 positions
 
     def run(budget, dive_after="auto"):
-        found = solve(game, budget, max_nodes=40_000, dive_after=dive_after)
+        found = solve(game, budget, max_nodes=40_000, dive_after=dive_after, beams=())
         return found.result, found.nodes, found.moves
 
     short = solitaire_solver.DIVE_BUDGET - 0.5
     assert run(short) == run(short, None) and run(short)[:2] == (WON, 37_058)
     long = solitaire_solver.DIVE_BUDGET
     assert run(long) == run(long, solitaire_solver.DIVE_AFTER) != run(long, None)
+
+
+def test_a_beam_wins_a_deal_the_complete_searches_left_undecided_after_60_s():
+    """Deal 141: over a million best-first positions found no win (the 60 s
+    run of 26 Nov 2026); the 40-wide beam wins it within 2,863."""
+    game = new_game(seed=141)
+    found = solve(game, budget=600, max_nodes=100_000, beams=(40,))
+    assert (found.result, found.nodes) == (WON, 2863)
+    assert solitaire.replay(game, found.moves).won
+
+
+def test_a_beam_that_finds_nothing_proves_nothing():
+    """A beam throws positions away: when it runs dry the answer is the
+    complete searches', and with none of them it stays unknown, never lost."""
+    layout = Layout(ranks=3, suits=2, pile_sizes=(3, 3), deals=0)
+    game = from_position([c("3H 2S AS"), c("3S 2H AH")], hidden=[0, 0], layout=layout)
+    assert solve(game, budget=2, beams=(10,), searches=(), dive_after=None).result == UNKNOWN
+    assert solve(game, budget=2, beams=(10,)).result == LOST
+    for seed in range(12):  # reduced decks, some of them lost (see the agreement test)
+        small = new_game(seed=seed, layout=THREE_SUITS)
+        alone = solve(small, budget=60, beams=(1, 4), searches=(), dive_after=None)
+        assert alone.result in (WON, UNKNOWN)
+        if alone.result == UNKNOWN:
+            assert alone.stopped_by == "nodes" and alone.moves == ()
+
+
+def test_the_beams_count_against_the_memory_cap_and_then_hand_over():
+    """Deal 141's 40-wide beam wins at 2,863 positions (above), but not under a
+    500-position cap: it gives way, and the best-first searches stop at the cap."""
+    found = solve(new_game(seed=141), 600, max_nodes=100_000, beams=(40,), max_positions=500)
+    assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+
+
+def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
+    """With a clock that moves 10 ms a reading and a budget of 2 s, the beams
+    that run alone stop near BEAM_SHARE of it and the best-first searches get
+    the rest."""
+    fake = FakeClock(tick=0.01)
+    monkeypatch.setattr(solitaire_solver, "clock", fake)
+    expanded = []
+    real = solitaire_solver._Search.expand
+
+    def counted(self):
+        expanded.append(1)
+        real(self)
+
+    monkeypatch.setattr(solitaire_solver._Search, "expand", counted)
+    found = solve(new_game(seed=HARD_DEAL), budget=2.0, beams=(10, 40, 160))  # the ones alone
+    assert found.result == UNKNOWN
+    beam_share = (found.nodes - len(expanded)) / found.nodes
+    assert abs(beam_share - solitaire_solver.BEAM_SHARE) < 0.05
+
+
+def test_the_wide_beams_take_turns_with_the_best_first_searches(monkeypatch):
+    """Deal 35: no beam wins it, a best-first search does within some 3,000
+    positions. Taking turns with the beams of 640 and up, that search wins it
+    soon after the narrow beams (10 to 160) give up; with every beam run
+    alone first, 60,000 positions are not enough."""
+    game = new_game(seed=35)
+    found = solve(game, budget=600, max_nodes=60_000)
+    assert (found.result, found.nodes) == (WON, 14_476)
+    assert solitaire.replay(game, found.moves).won
+    monkeypatch.setattr(solitaire_solver, "BEAM_ALONE", 10**9)
+    monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
+    assert solve(game, budget=600, max_nodes=60_000).result == UNKNOWN
+
+
+def test_the_best_first_searches_go_on_between_two_narrow_beams(monkeypatch):
+    """Deal 574: the best-first searches win it within 1,020 positions, but
+    every beam up to 160 wide fails on it first. With their turns between
+    the beams it is won within 5,561 positions; without, 30,711."""
+    game = new_game(seed=574)
+    assert solve(game, budget=600, max_nodes=60_000, beams=()).nodes == 1020
+    found = solve(game, budget=600, max_nodes=60_000)
+    assert (found.result, found.nodes) == (WON, 5561)
+    assert solitaire.replay(game, found.moves).won
+    monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
+    assert solve(game, budget=600, max_nodes=60_000).nodes == 30_711

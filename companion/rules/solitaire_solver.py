@@ -4,7 +4,16 @@ The solver knows every card (the companion dealt them), including the
 face-down ones and the order of the hand, so what it answers is "can this
 deal be won *with every card known*", which is more than a player can see.
 
-How it searches. Two best-first searches run side by side, taking turns of
+How it searches. First come beam searches (:class:`_Beam`), quick and
+incomplete: each keeps only the ``width`` most promising new positions of
+every move number and goes on from those alone, so it reaches the end of a
+deal (a win needs some 90 moves) after ``width x 90`` positions or so. A
+narrow beam wins most deals in a few milliseconds; one that finds nothing
+gives way to a wider one (:data:`BEAMS`), for at most
+``BEAM_SHARE`` of the budget. A beam that finds nothing proves nothing: it
+threw positions away.
+
+Then two best-first searches run side by side, taking turns of
 a few positions each. Each one always goes on from the open position with
 the lowest ``greed x score + moves made`` (see :class:`Weights`), and
 remembers every position it has seen so it never expands one twice. The two
@@ -68,13 +77,43 @@ _TURN = 32  # expansions one search makes before the other takes its turn
 # Memory. A best-first position costs 225 bytes (its key, its entry in the
 # table of seen keys, the way back, its queue entry: the growth of
 # ``resource.getrusage``'s peak over 3,728,270 positions of deal 70, 801 MiB),
-# a depth-first one less (its key and table entry). So 3,728,270 positions,
+# a depth-first one less (its key and table entry), a beam's about 150 (its
+# key and table entry, and the successors of one move number: 119 MiB for
+# 831,313 positions at width 2,560, 273 MiB for 1,864,135 at 10,240; a wide
+# beam gives up at half the cap). So 3,728,270 positions,
 # counted over all the searches, keep one solve under 1 GiB (about 830 MiB
 # with the interpreter). Reaching the cap ends the search "unknown", never
 # "lost": a search that stopped early has not covered every position.
 MEMORY_LIMIT_BYTES = 1 << 30
 POSITION_BYTES = 288  # the measured 225, rounded up for safety
 MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
+# The beams' widths, tried in turn: doubling up to BEAM_ALONE (a failed
+# narrow beam costs half the next), then four times (the wide ones take
+# turns with the complete searches, and a long search needs the widest soon).
+# Measured on deals 1-200 (26 Nov 2026, with Weights()): 32 % are won by the
+# 10-wide beam alone, 72 % by the 40-wide one, 90 % by the 160-wide one; the
+# best-first searches had needed a median of 4,000 positions (the 40-wide
+# beam: 4,400, but a beam's position costs two thirds as much, with no queue
+# to keep). Of the 23 deals of 1-1000 that the complete searches had left
+# undecided after 60 s, beams up to 160 wide won 4, the 640-wide one 9
+# more and the 2,560-wide one 3 more.
+# Doubling rather than quadrupling the narrow ones took the median CPU time
+# of deals 1-100 from 101 ms to 71 ms (simulated from each width's
+# measured times). The beams alone stop at BEAM_SHARE of the budget, leaving
+# the rest to the complete searches (the only ones that can prove a loss,
+# and the source of a hint when nothing is won).
+BEAMS = (10, 20, 40, 80, 160, 640, 2560, 10240)
+BEAM_SHARE = 0.5
+# Beams up to this width run alone, one after the other; wider ones take
+# turns with the complete searches (see _search).
+BEAM_ALONE = 160
+# After each beam that runs alone and finds nothing, the complete searches go
+# on for this share of the positions that beam took: deals that every beam
+# misses and a best-first search wins at once are not held up for long
+# (deal 574: 0.03 s alone, 1 s of CPU behind the beams of 10 to 160, 0.14 s
+# with these turns). On deals 1-100 it costs the median some 7 ms of CPU
+# (77 ms against 70; 80 ms with a share of 0.5).
+BETWEEN_BEAMS = 0.25
 # Expanded positions after which a depth-first search joins the best-first
 # ones (see _Dive): most deals are won before, and it would only slow them.
 # It is for long searches only: in a budget under DIVE_BUDGET seconds (a
@@ -118,6 +157,13 @@ class Weights:
 
 
 SEARCHES = (Weights(), Weights(parked=1.0, in_hand=1.05, greed=2.2))
+# The beams' weights: a card in hand a little dearer, so a beam deals a little
+# sooner. On deals 1-100 (measured 26 Nov 2026, the deals reported on, so
+# the gain may be a little flattering) the beams of 10, 40 and 160 in turn
+# then take a median of 101 ms of CPU a deal, against 115 ms with
+# ``Weights()``; 1.2 is worse again for the wider beams (57 of 100 won at
+# width 40 against 71).
+BEAM_WEIGHTS = Weights(in_hand=1.1)
 
 
 @dataclass(frozen=True)
@@ -128,7 +174,7 @@ class Solution:
     ``"lost"`` (no sequence of moves wins: every reachable position was
     searched) or ``"unknown"`` (the budget ran out first). ``best_line`` is
     the line to the most promising position seen, for hints when unknown.
-    ``nodes`` counts the positions expanded, by both searches together.
+    ``nodes`` counts the positions expanded, by all the searches together.
     """
 
     result: str
@@ -592,6 +638,83 @@ class _Dive:
         return tuple(_action(bytes(self.path[i : i + 3])) for i in range(0, len(self.path), 3))
 
 
+class _Beam:
+    """A beam search: it expands every position of one move number, keeps
+    the ``width`` successors with the lowest score (:class:`Weights`; ties in
+    the order they came) and goes on from those alone. Positions seen before
+    (in the same table as the best-first searches use) are left out.
+
+    Why it helps: a best-first search compares positions of every move
+    number, and on this game's wide plateaus (cards parked and re-parked at
+    the same cost) it wanders among short lines before it goes deep. A beam
+    compares only positions as far along as each other, so it always goes
+    deeper. It is not complete: ``done`` means it ran out of positions to
+    keep, which proves nothing.
+    """
+
+    def __init__(self, weights: Weights, state: State, width: int) -> None:
+        layout = state.layout
+        self.scores = _Scores(weights, layout.ranks)
+        self.suits, self.ranks, self.width = layout.suits, layout.ranks, width
+        self.hand = bytes(state.hand)
+        piles: _Piles = tuple(bytes(p) for p in state.piles)
+        self.seen: set[bytes] = {_key(piles, state.hidden, 0, len(self.hand))}
+        score = self.scores.of(piles, state.hidden, len(self.hand))
+        # (score, piles, face-down counts, cards dealt, the way here): the way
+        # is a chain of (the way to the parent, step), None at the start.
+        self.level: list[_BeamNode] = [(score, piles, state.hidden, 0, None)]
+        self.index = 0  # the next position of ``level`` to expand
+        self.following: list[_BeamNode] = []  # their successors
+        self.won_line: tuple[Move | Deal, ...] | None = None
+        self.done = False
+
+    @property
+    def size(self) -> int:
+        return len(self.seen)
+
+    def expand(self) -> None:
+        """Expand the next position of this move number (sets ``won_line``
+        on a win); after the last one, keep the best ``width`` successors."""
+        score, piles, hidden, dealt, way = self.level[self.index]
+        self.index += 1
+        hand, seen, following = self.hand, self.seen, self.following
+        for change, step, c_piles, c_hidden, c_dealt, c_key, _ in _children(
+            piles, hidden, dealt, hand, self.scores, seen
+        ):
+            seen.add(c_key)  # before the next child: see _children
+            if c_dealt == len(hand) and _won(c_piles, self.suits, self.ranks):
+                self.won_line = _unwind((way, step))
+                return
+            following.append((score + change, c_piles, c_hidden, c_dealt, (way, step)))
+        if self.index == len(self.level):
+            following.sort(key=_score_of)  # stable: ties keep the order they came in
+            self.level, self.following, self.index = following[: self.width], [], 0
+            self.done = not self.level
+
+    @property
+    def best_line(self) -> tuple[Move | Deal, ...]:
+        """The line to the best position of the furthest move number reached."""
+        return _unwind(self.level[0][4]) if self.level else ()
+
+
+# A beam's position: (score, piles, face-down counts, cards dealt, way), the
+# way being (the parent's way, step), None at the start.
+_BeamNode = tuple[float, _Piles, _Hidden, int, "_Way"]
+_Way = tuple["_Way", _Step] | None
+
+
+def _score_of(node: _BeamNode) -> float:
+    return node[0]
+
+
+def _unwind(way: _Way) -> tuple[Move | Deal, ...]:
+    steps: list[Move | Deal] = []
+    while way is not None:
+        way, step = way
+        steps.append(_action(step))
+    return tuple(reversed(steps))
+
+
 def _shortcut(state: State, line: tuple[Move | Deal, ...]) -> tuple[Move | Deal, ...]:
     """``line`` without its detours: from each position on it, the one move
     that reaches the latest position further along it (a few ms for a line
@@ -635,12 +758,15 @@ def solve(
     searches: tuple[Weights, ...] = SEARCHES,
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None | Literal["auto"] = "auto",
+    beams: tuple[int, ...] = BEAMS,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
     makes the answer the same on any machine).
 
-    The best-first ``searches`` take turns; once ``dive_after`` positions
+    Beam searches of the given ``beams`` widths go first, one after the
+    other, for at most ``BEAM_SHARE`` of the budget (see :class:`_Beam`;
+    ``()`` for none). Then the best-first ``searches`` take turns; once ``dive_after`` positions
     are expanded without an answer, a depth-first search (:class:`_Dive`)
     joins them (None: never; "auto": after ``DIVE_AFTER`` when the budget
     is at least ``DIVE_BUDGET`` seconds, else never). Every returned
@@ -653,6 +779,7 @@ def solve(
     """
     start = clock()
     deadline = start + _SEARCH_SHARE * max(0.0, budget) - _MARGIN
+    beams_until = start + BEAM_SHARE * _SEARCH_SHARE * max(0.0, budget) - _MARGIN
     if is_won(state):
         return Solution(WON, (), clock() - start, 0)
     if dive_after == "auto":
@@ -663,7 +790,9 @@ def solve(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        found = _search(state, searches, deadline, max_nodes, max_positions, dive_after)
+        found = _search(
+            state, searches, deadline, max_nodes, max_positions, dive_after, beams, beams_until
+        )
     finally:  # the searches' memory is freed by now
         if collecting:
             gc.enable()
@@ -677,36 +806,111 @@ def _search(
     max_nodes: int | None,
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None = DIVE_AFTER,
+    beams: tuple[int, ...] = (),
+    beams_until: float = 0.0,
 ) -> Solution:
-    """The searches taking turns (see :func:`solve`); ``seconds`` is left 0."""
-    firsts = [_Search(weights, state) for weights in searches]
-    runs: list[_Search | _Dive] = list(firsts)
+    """The beams, then the searches taking turns (see :func:`solve`);
+    ``seconds`` is left 0."""
     nodes = 0
     node_cap = float("inf") if max_nodes is None else max_nodes
-    while True:
-        if dive_after is not None and nodes >= dive_after:
-            runs.append(_Dive(searches[0] if searches else Weights(), state))
-            dive_after = None
-        for run in runs:
-            # Only this search grows during its turn: the others' count is fixed.
-            others = sum(r.size for r in runs if r is not run)
+    firsts = [_Search(weights, state) for weights in searches]
+    runs: list[_Search | _Dive] = list(firsts)
+    beam_line: tuple[Move | Deal, ...] = ()
+    beam: _Beam | None = None  # the wide beam taking turns, once there is one
+    wide = [width for width in beams if width > BEAM_ALONE]
+
+    def turns(until: float) -> Solution | None:
+        """Turns of the complete searches (and of the wide beam, if any)
+        until ``nodes`` reaches ``until``: the answer, or None to go on (or
+        when there is no complete search to take turns)."""
+        nonlocal nodes, dive_after, beam
+        while nodes < until:
+            if dive_after is not None and (nodes >= dive_after or not runs):
+                runs.append(_Dive(searches[0] if searches else Weights(), state))
+                dive_after = None
+            if not runs:
+                return None  # no complete search was asked for
+            beam_size = 0 if beam is None else beam.size
+            for run in runs:
+                # Only this search grows during its turn: the others' count is fixed.
+                others = sum(r.size for r in runs if r is not run) + beam_size
+                for _ in range(_TURN):
+                    line = run.won_line
+                    if line is not None:
+                        return Solution(WON, line, 0.0, nodes, line)
+                    if not run.queue:  # exhausted, and not won (just above)
+                        return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
+                    stop = ""
+                    if nodes >= node_cap:
+                        stop = "nodes"
+                    elif clock() >= deadline:
+                        stop = "time"
+                    elif others + run.size >= max_positions:
+                        stop = "memory"  # the stated bound: see MAX_POSITIONS
+                    if stop:
+                        best = _best_line(firsts) or beam_line
+                        return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
+                    run.expand()
+                    nodes += 1
+            if beam is None:
+                continue
+            others = sum(r.size for r in runs)
             for _ in range(_TURN):
-                line = run.won_line
-                if line is not None:
-                    return Solution(WON, line, 0.0, nodes, line)
-                if not run.queue:  # exhausted, and not won (just above)
-                    return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
+                if beam.won_line is not None:
+                    return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+                if beam.done or beam.size >= max_positions // 2:
+                    # Ran dry, or holds half the memory the complete searches may
+                    # need: the next width (a fresh table), or no beam any more.
+                    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+                    break
                 stop = ""
                 if nodes >= node_cap:
                     stop = "nodes"
                 elif clock() >= deadline:
                     stop = "time"
-                elif others + run.size >= max_positions:
-                    stop = "memory"  # the stated bound: see MAX_POSITIONS
+                elif others + beam.size >= max_positions:
+                    stop = "memory"
                 if stop:
-                    return Solution(UNKNOWN, (), 0.0, nodes, _best_line(firsts), stop)
-                run.expand()
+                    best = _best_line(firsts) or beam_line
+                    return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
+                beam.expand()
                 nodes += 1
+        return None
+
+    for width in (width for width in beams if width <= BEAM_ALONE):
+        narrow = _Beam(BEAM_WEIGHTS, state, width)
+        held = sum(r.size for r in runs)  # the complete searches' positions so far
+        began = nodes
+        while not narrow.done:
+            if narrow.won_line is not None:
+                return Solution(WON, narrow.won_line, 0.0, nodes, narrow.won_line)
+            now = clock()
+            if nodes >= node_cap or now >= deadline:
+                stop = "nodes" if nodes >= node_cap else "time"
+                best = _best_line(firsts) or narrow.best_line
+                return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
+            if now >= beams_until or held + narrow.size >= max_positions:
+                break  # the complete searches' turn
+            narrow.expand()
+            nodes += 1
+        beam_line = narrow.best_line
+        if not narrow.done:
+            break  # stopped by its share of the time or by memory: wider ones would be too
+        del narrow  # its memory is free before the complete searches go on
+        # Between two beams, the complete searches go on for a while: some
+        # deals that every beam misses they win at once (deal 574: 29 ms
+        # alone, 2.6 s behind the beams of 10 to 160).
+        found = turns(nodes + BETWEEN_BEAMS * (nodes - began))
+        if found is not None:
+            return found
+    # The wider beams take turns with the complete searches instead: alone
+    # they would hold up, for many seconds, the deals that a best-first search
+    # wins at once (deal 35: 29 s behind a ladder of beams, 0.07 s without).
+    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+    found = turns(float("inf"))
+    if found is None:  # no complete search was asked for: nothing proves a loss
+        return Solution(UNKNOWN, (), 0.0, nodes, beam_line, "nodes")
+    return found
 
 
 def _best_line(runs: list[_Search]) -> tuple[Move | Deal, ...]:
