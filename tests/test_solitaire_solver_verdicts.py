@@ -13,6 +13,7 @@ whose order the beams left as it was; the whole solver is pinned below.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from companion.rules import solitaire
 from companion.rules.solitaire import Deal, Move
@@ -45,12 +46,14 @@ def text(line: tuple[Move | Deal, ...]) -> str:
     return " ".join("D" if isinstance(m, Deal) else f"{m.source}{m.target}{m.count}" for m in line)
 
 
-def test_the_verdicts_positions_and_lines_on_deals_1_to_40_are_unchanged():
+def run_pinned(pinned: list, **options: Any) -> tuple[list, str]:
+    """Each pinned deal solved again: (seed, verdict, positions, line lengths),
+    every won line replayed, and one digest of all the lines."""
     digest = hashlib.sha256()
     got = []
-    for seed, *_ in PINNED:
+    for seed, *_ in pinned:
         game = solitaire.new_game(seed)
-        found = solve(game, budget=600, max_nodes=CAP, beams=())
+        found = solve(game, budget=600, **options)
         got.append((seed, found.result[0], found.nodes, len(found.moves), len(found.best_line)))
         if found.result == WON:
             assert solitaire.replay(game, found.moves).won, seed
@@ -58,8 +61,13 @@ def test_the_verdicts_positions_and_lines_on_deals_1_to_40_are_unchanged():
             f"{seed} {found.result} {found.nodes} {text(found.moves)} | "
             f"{text(found.best_line)}\n".encode()
         )
+    return got, digest.hexdigest()
+
+
+def test_the_verdicts_positions_and_lines_on_deals_1_to_40_are_unchanged():
+    got, digest = run_pinned(PINNED, max_nodes=CAP, beams=())
     assert got == PINNED
-    assert digest.hexdigest() == LINES_SHA256
+    assert digest == LINES_SHA256
 
 
 # The whole solver (beams first, then the best-first searches) on deals 1-20 at
@@ -79,17 +87,6 @@ WHOLE_SHA256 = "5a709e6ae37c77778c1422f57a574a48fe9409356d2e1f00d71dd85c308894bc
 
 
 def test_the_whole_solvers_verdicts_positions_and_lines_on_deals_1_to_20_are_pinned():
-    digest = hashlib.sha256()
-    got = []
-    for seed, *_ in WHOLE:
-        game = solitaire.new_game(seed)
-        found = solve(game, budget=600, max_nodes=WHOLE_CAP)
-        got.append((seed, found.result[0], found.nodes, len(found.moves), len(found.best_line)))
-        if found.result == WON:
-            assert solitaire.replay(game, found.moves).won, seed
-        digest.update(
-            f"{seed} {found.result} {found.nodes} {text(found.moves)} | "
-            f"{text(found.best_line)}\n".encode()
-        )
+    got, digest = run_pinned(WHOLE, max_nodes=WHOLE_CAP)
     assert got == WHOLE
-    assert digest.hexdigest() == WHOLE_SHA256
+    assert digest == WHOLE_SHA256

@@ -750,6 +750,16 @@ def _change(child: _Child) -> float:
     return child[0]
 
 
+def _stop(out_of_nodes: bool, out_of_time: bool, out_of_memory: bool) -> str:
+    """Why a search stops undecided ("" while it may go on); the memory is
+    the stated bound (see MAX_POSITIONS)."""
+    if out_of_nodes:
+        return "nodes"
+    if out_of_time:
+        return "time"
+    return "memory" if out_of_memory else ""
+
+
 def solve(
     state: State,
     budget: float = 2.0,
@@ -840,13 +850,8 @@ def _search(
                         return Solution(WON, line, 0.0, nodes, line)
                     if not run.queue:  # exhausted, and not won (just above)
                         return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
-                    stop = ""
-                    if nodes >= node_cap:
-                        stop = "nodes"
-                    elif clock() >= deadline:
-                        stop = "time"
-                    elif others + run.size >= max_positions:
-                        stop = "memory"  # the stated bound: see MAX_POSITIONS
+                    stop = _stop(nodes >= node_cap, clock() >= deadline,
+                                 others + run.size >= max_positions)  # fmt: skip
                     if stop:
                         best = _best_line(firsts) or beam_line
                         return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
@@ -863,13 +868,8 @@ def _search(
                     # need: the next width (a fresh table), or no beam any more.
                     beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
                     break
-                stop = ""
-                if nodes >= node_cap:
-                    stop = "nodes"
-                elif clock() >= deadline:
-                    stop = "time"
-                elif others + beam.size >= max_positions:
-                    stop = "memory"
+                stop = _stop(nodes >= node_cap, clock() >= deadline,
+                             others + beam.size >= max_positions)  # fmt: skip
                 if stop:
                     best = _best_line(firsts) or beam_line
                     return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
