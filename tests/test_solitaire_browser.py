@@ -19,7 +19,10 @@ LAST_MOVES = 3  # left for the thumb
 
 def prepare(store):
     """A deal 20 table with all but the last few moves of a winning line played."""
-    found = solve(solitaire.new_game(DEAL), budget=10, max_nodes=20_000)
+    # The complete searches' line (no beams), whose last moves these tests were
+    # written for: the beams' line ends on a pile of 14 cards, reaching below
+    # a phone's first screen (noted for the next work).
+    found = solve(solitaire.new_game(DEAL), budget=10, max_nodes=20_000, beams=())
     assert found.result == "won"
     line = [actions.to_dict(m) for m in found.moves]
     assert all(m["type"] == "Move" for m in line[-LAST_MOVES:])
