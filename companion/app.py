@@ -58,6 +58,19 @@ def _secret_key(instance: Path) -> str:
     return key_file.read_text().strip()
 
 
+def database_pool(setting: str) -> int | None:
+    """``LEAFPILE_DATABASE_POOL``: PostgreSQL connections a process keeps open
+    (None: the store's default). A wrong setting stops the server at start."""
+    if not setting.strip():
+        return None
+    if not setting.strip().isdecimal() or not 1 <= int(setting) <= 1000:
+        raise ValueError(
+            "LEAFPILE_DATABASE_POOL must be a whole number of connections,"
+            f" 1 to 1000 (not {setting!r})"
+        )
+    return int(setting)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the companion.
 
@@ -93,6 +106,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A wrong setting stops the server at start, with the reason, rather
         # than filing plays under no game (or the wrong one) all evening.
         app.config["BGG_IDS"] = parse_bgg_ids(os.environ.get("LEAFPILE_BGG_IDS", ""))
+    if "DATABASE_POOL" not in app.config:
+        app.config["DATABASE_POOL"] = database_pool(os.environ.get("LEAFPILE_DATABASE_POOL", ""))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 

@@ -190,6 +190,52 @@ def test_on_postgresql_a_connection_in_steady_use_is_not_pinged_and_an_idle_one_
     store.engine.dispose()
 
 
+def test_on_postgresql_a_process_keeps_its_connections_open_through_a_burst(store):
+    """SQLAlchemy's default pool kept 5 connections and opened (and closed
+    again) up to 10 more for every burst, so under gevent PostgreSQL started
+    a backend every few milliseconds. The pool now keeps DEFAULT_POOL_SIZE
+    open and opens none beyond it: a second burst meets the same backends."""
+    if store.is_sqlite:
+        pytest.skip("SQLite keeps its own default pool")
+    from sqlalchemy import text
+
+    from companion.tables import core
+
+    assert store.engine.pool.size() == core.DEFAULT_POOL_SIZE
+    store.engine.dispose()
+
+    def burst() -> set[int]:
+        connections = [store.engine.connect() for _ in range(30)]  # 30 requests at once
+        try:
+            return {c.execute(text("SELECT pg_backend_pid()")).scalar_one() for c in connections}
+        finally:
+            for connection in connections:
+                connection.close()
+
+    first = burst()
+    assert len(first) == 30
+    assert burst() == first, "the burst's connections were closed and opened again"
+    store.engine.dispose()
+
+
+def test_the_connection_pool_setting_is_checked_at_start(store, tmp_path, monkeypatch):
+    from companion.app import create_app, database_pool
+
+    assert database_pool("") is None
+    assert database_pool(" 12 ") == 12
+    for wrong in ("0", "-3", "ten", "2.5", "5000"):
+        with pytest.raises(ValueError, match="LEAFPILE_DATABASE_POOL must be a whole number"):
+            database_pool(wrong)
+    if store.is_sqlite:
+        return  # SQLite keeps its own default pool
+    monkeypatch.setenv("LEAFPILE_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("LEAFPILE_DATABASE_POOL", "7")
+    monkeypatch.setenv("LEAFPILE_DATABASE_URL", store.engine.url.render_as_string(False))
+    other = create_app().extensions["leafpile_store"]
+    assert other.engine.pool.size() == 7
+    other.engine.dispose()
+
+
 def test_an_entry_reads_the_table_once_and_not_again_after_writing(
     store, make_table, new_client_phone
 ):

@@ -184,3 +184,29 @@ def test_every_request_of_a_table_goes_to_the_same_app_process(deployed: int, tm
         assert matched is not None and matched[1] == "Ab_-9"
     assert table_path.match("/print/") is None and table_path.match("/v/Ab_-9/stream") is None
     assert _get(deployed, "/").status == 200
+
+
+def _app_process_settings(instance: Path) -> list[dict[str, str]]:
+    """The environment of every app process (gunicorn) serving ``instance``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            raw = (entry / "environ").read_bytes()
+        except OSError:  # not a process, or one that ended meanwhile
+            continue
+        env = dict(
+            item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item
+        )
+        if env.get("LEAFPILE_INSTANCE") == str(instance) and "LEAFPILE_SOCKET" in env:
+            found.append(env)
+    return found
+
+
+@pytest.mark.slow
+def test_app_processes_share_a_stock_postgresqls_connections(deployed: int, tmp_path: Path):
+    """Each process keeps its pool open (companion/tables/core.py): deploy/serve
+    sizes it so that every process's connections, and its listener, fit in
+    PostgreSQL's default 100 (3 kept for the superuser): 40 each for 2."""
+    settings = _app_process_settings(tmp_path / "instance")
+    assert settings, "no app process found"
+    assert {env["LEAFPILE_DATABASE_POOL"] for env in settings} == {"40"}

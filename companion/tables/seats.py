@@ -52,8 +52,8 @@ class BoardRead:
 class SeatsMixin(StoreCore):
     """Seats, members, viewer facts and the host role."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
+    def __init__(self, url: str, pool_size: int | None = None) -> None:
+        super().__init__(url, pool_size)
         marker = self._marker
         # Every board render asks who holds which seat and what this browser
         # is: one indexed statement, straight to the driver like the version.

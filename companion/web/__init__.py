@@ -235,7 +235,9 @@ def _private_instance_folder(app: Flask) -> None:
 
 def init_web(app: Flask) -> None:
     _private_instance_folder(app)
-    app.extensions["leafpile_store"] = Store(app.config["DATABASE_URL"])
+    app.extensions["leafpile_store"] = Store(
+        app.config["DATABASE_URL"], pool_size=app.config.get("DATABASE_POOL")
+    )
     # Flask's defaults hold these keys already (as None), so setdefault would
     # never apply them: fill in only what no configuration chose.
     for key, value in (
