@@ -94,6 +94,38 @@ def test_each_action_adds_one_event_and_one_version(store, pad):
     assert snap.state.totals() == {"Ana": 4, "Ben": 5}
 
 
+def test_an_entry_reads_back_from_the_database_as_the_snapshot_it_answered_with(store, pad):
+    """Entries are written with plain driver statements (writes.py), which
+    store the payload, the time and the seat as SQLAlchemy's types would: a
+    fresh process replaying the log sees exactly what the write answered."""
+    add(store, pad, 3, 4)
+    answered = store.act(
+        pad.token, 1, {"type": "AddRound", "scores": [5, 6]}, seat="Ana", device="d" * 64
+    )
+    undone = store.undo(pad.token, 2, seat="Bén")
+    again = Store(str(store.engine.url.render_as_string(hide_password=False)))
+    try:
+        replayed = again.snapshot(pad.token)
+        assert replayed == undone
+        with again._read() as session:  # the log as the ORM reads it back
+            rows = session.query(models.EventRow).filter_by(table_id=pad.id).order_by("seq").all()
+            logged = [(r.seq, r.kind, r.payload, r.seat, r.created_at, r.device) for r in rows]
+            table = session.get(models.TableRow, pad.id)
+            assert (table.version, table.updated_at) == (3, undone.table.updated_at)
+    finally:
+        again.engine.dispose()
+    last_action = answered.events[-1]
+    assert logged[1] == (
+        2,
+        "action",
+        {"type": "AddRound", "scores": [5, 6]},
+        "Ana",
+        last_action.created_at,
+        "d" * 64,
+    )
+    assert logged[2][:4] == (3, "undo", None, "Bén")
+
+
 def test_a_stale_version_is_refused_and_changes_nothing(store, pad):
     add(store, pad, 3, 4)
     with pytest.raises(StaleVersion):

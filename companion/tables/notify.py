@@ -45,7 +45,7 @@ from sqlalchemy import event, inspect, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from .store import TableRow
+from .models import TableRow
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +168,18 @@ def _collect(session: Session, _context: Any) -> None:
     if rematched:
         rows = connection.execute(select(TableRow.token).where(TableRow.id.in_(rematched)))
         nudges.update((token, MOVED) for (token,) in rows)
+    _queue(session, target, connection, nudges)
+
+
+def announce(session: Session, token: str, version: int) -> None:
+    """Announce a table's new version when ``session`` commits: for a write
+    made with plain statements, which the flush hook above never sees."""
+    found = _target(session)
+    if found is not None:
+        _queue(session, *found, {token: version})
+
+
+def _queue(session: Session, target: _Target, connection: Any, nudges: dict[str, int]) -> None:
     if target.postgres:
         # Transactional: PostgreSQL delivers it at commit, never on a rollback.
         for token, version in nudges.items():
