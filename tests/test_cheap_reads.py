@@ -218,6 +218,33 @@ def test_on_postgresql_a_process_keeps_its_connections_open_through_a_burst(stor
     store.engine.dispose()
 
 
+def test_on_postgresql_an_entry_sends_its_statements_in_two_batches(
+    store, make_table, new_client_phone, monkeypatch
+):
+    """BEGIN with the lock, then the event, the version and the nudge: each
+    batch one round trip (psycopg's pipeline mode), COMMIT the third; six
+    round trips before, each waiting for gevent's next turn."""
+    if store.is_sqlite:
+        pytest.skip("SQLite has no round trips")
+    import psycopg
+
+    batches: list[int] = []
+    real = psycopg.Connection.pipeline
+
+    def counting(self: Any) -> Any:
+        batches.append(1)
+        return real(self)
+
+    table = make_table("scorepad", FOUR)
+    (ana,) = seated(new_client_phone, table, ["Ana"])
+    monkeypatch.setattr(psycopg.Connection, "pipeline", counting)
+    with statements(store) as sent:
+        answer = ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
+    assert answer.status_code == 200
+    assert len(batches) == 2
+    assert [s.split()[0].upper() for s in sent][-3:] == ["SELECT", "INSERT", "UPDATE"]
+
+
 def test_the_connection_pool_setting_is_checked_at_start(store, tmp_path, monkeypatch):
     from companion.app import create_app, database_pool
 
