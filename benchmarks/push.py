@@ -5,7 +5,8 @@ tables with PHONES phones each, and for the run's duration:
 
 * every phone holds its table's stream (``--mode stream``, the app today) and,
   like the browser, fetches its board (the poll route) when a nudge names a
-  newer version than it shows, plus its slow fallback poll every 60 s; or,
+  newer version than it shows, plus its slow fallback poll every 60 s when
+  its stream has said nothing (not even a heartbeat) for 32 s; or,
   for comparison, polls every 2 s and nothing else (``--mode poll``, the app
   before streams);
 * every phone enters a round about every 20 s (a random pause of 10-30 s),
@@ -67,6 +68,7 @@ from load import (
 
 POLL_SECONDS = 2.0  # --mode poll: the app before streams
 FALLBACK_POLL_S = 60.0  # --mode stream: the app's slow fallback poll
+HEARTBEAT_S = 20.0  # the stream's heartbeat; as stream.js, no fallback poll while it talks
 LATE_SECONDS = 5.0
 DELIVERY_P95_MS = 250.0
 CSRF_RE = re.compile(rb'name="csrf_token" value="([^"]+)"')
@@ -138,6 +140,7 @@ class Phone:
     seen: int = 0
     busy: bool = False  # a fetch is on its way: one more waits (like htmx's queue)
     again: bool = False
+    heard: float = -1e9  # when its stream last said anything (perf_counter)
 
 
 @dataclass
@@ -280,14 +283,16 @@ async def enter(
 
 
 async def poll_loop(table: Table, index: int, stats: Stats, every: float, end: float) -> None:
+    phone = table.phones[index]
     await asyncio.sleep(random.uniform(0, every))
     while time.perf_counter() < end:
-        await fetch(table, index, stats)
+        if time.perf_counter() - phone.heard >= 1.5 * HEARTBEAT_S + 2:  # stream.js's talking()
+            await fetch(table, index, stats)
         await asyncio.sleep(every)
 
 
 async def read_chunked_events(reader: asyncio.StreamReader) -> Any:
-    """The data lines of a chunked text/event-stream, one at a time."""
+    """(event type, data) of each event of a chunked text/event-stream, one at a time."""
     buffer = b""
     while True:
         size_line = await reader.readline()
@@ -300,9 +305,14 @@ async def read_chunked_events(reader: asyncio.StreamReader) -> Any:
         await reader.readexactly(2)
         while b"\n\n" in buffer:
             block, buffer = buffer.split(b"\n\n", 1)
+            kind, data = "message", None
             for line in block.split(b"\n"):
-                if line.startswith(b"data: "):
-                    yield line[6:].decode()
+                if line.startswith(b"event: "):
+                    kind = line[7:].decode()
+                elif line.startswith(b"data: "):
+                    data = line[6:].decode()
+            if data is not None:
+                yield kind, data
 
 
 async def stream_loop(table: Table, index: int, stats: Stats, ready: Any, end: float) -> None:
@@ -326,10 +336,13 @@ async def stream_loop(table: Table, index: int, stats: Stats, ready: Any, end: f
                 continue
             while (await reader.readline()) not in (b"\r\n", b""):
                 pass
-            async for data in read_chunked_events(reader):
+            async for kind, data in read_chunked_events(reader):
+                phone.heard = time.perf_counter()
                 if first:
                     ready.append(1)
                     first = False
+                if kind != "message":  # the heartbeat
+                    continue
                 version = int(data) if data.isdigit() else 1 << 30
                 if version > phone.seen:
                     asyncio.ensure_future(fetch(table, index, stats))

@@ -171,11 +171,15 @@ def test_the_spectator_stream_follows_the_same_table(app, make_table, phone):
     response.close()
 
 
-def test_a_quiet_stream_sends_heartbeats(app, make_table):
+def test_a_quiet_stream_sends_heartbeats_that_the_phone_tells_from_a_change(app, make_table, phone):
+    """A heartbeat is an event of its own type (EventSource never shows a
+    comment to the page): stream.js notes it and skips its fallback poll.
+    It repeats the version last sent, so it is never news."""
     app.config["LEAFPILE_STREAM_HEARTBEAT"] = 0.05
     table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    phone.act(table, "add-round", score0="7", score1="4")
     response = app.test_client().get(f"/t/{table.token}/stream", buffered=False)
-    assert _events(response, 3)[1:] == [": ", ": "]
+    assert _events(response, 3)[1:] == ["event: beat\ndata: 1", "event: beat\ndata: 1"]
     response.close()
 
 
@@ -185,7 +189,7 @@ def test_a_stream_ends_after_its_lifetime_and_forgets_its_watch(app, notifier, m
     table = make_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
     response = app.test_client().get(f"/t/{table.token}/stream")
     assert response.status_code == 200
-    assert response.get_data(as_text=True).endswith(": \n\n")  # ends by itself
+    assert response.get_data(as_text=True).endswith("event: beat\ndata: 0\n\n")  # ends by itself
     assert notifier.watching() == 0
 
 

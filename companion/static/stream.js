@@ -3,7 +3,10 @@
 // the board this phone shows, the board's own poller fetches it (the "wake"
 // trigger, through the projection that decides what this phone may see).
 // The poller's slow timer stays as the fallback for a stream that died
-// without a word; waking up, coming back online or reconnecting fetch at once.
+// without a word, and runs only then: while the stream keeps talking (an
+// event, or its heartbeat every data-heartbeat seconds) the timer's poll is
+// skipped, so an idle phone costs no request at all. Waking up, coming back
+// online or reconnecting fetch at once.
 (function () {
   "use strict";
 
@@ -11,6 +14,7 @@
   var sourceUrl = null;
   var newest = -1;     // the newest version the stream announced
   var retryTimer = null;
+  var heard = 0;       // when the stream last said anything (Date.now())
 
   function poller() { return document.querySelector("#board .poller"); }
 
@@ -48,8 +52,13 @@
     sourceUrl = url;
     source = new EventSource(url);
     // Said on the page (for people debugging, and for the tests): is the stream up?
-    source.onopen = function () { document.documentElement.setAttribute("data-stream", "open"); };
+    source.onopen = function () {
+      heard = Date.now();
+      document.documentElement.setAttribute("data-stream", "open");
+    };
+    source.addEventListener("beat", function () { heard = Date.now(); });
     source.onmessage = function (event) {
+      heard = Date.now();
       var version = parseInt(event.data, 10);
       if (isNaN(version)) { refresh(); return; }  // "moved": deleted, or a rematch
       if (version > newest) newest = version;
@@ -75,6 +84,23 @@
     if (target && target.id !== "board" && !document.getElementById("board")) return;
     if (newest > shownVersion()) refresh();
     connect();
+  });
+
+  // Is the stream alive: open, and heard within one and a half heartbeats?
+  function talking() {
+    var element = poller();
+    var beat = element && parseFloat(element.getAttribute("data-heartbeat"));
+    if (!source || source.readyState !== EventSource.OPEN || !(beat > 0)) return false;
+    return Date.now() - heard < beat * 1500 + 2000;
+  }
+
+  // The poller's timer poll (the only request htmx makes with no triggering
+  // event) is not sent while the stream talks; a "wake" always is.
+  document.addEventListener("htmx:confirm", function (event) {
+    var detail = event.detail;
+    var fromTimer = detail && !detail.triggeringEvent && detail.elt && detail.elt.classList
+      && detail.elt.classList.contains("poller");
+    if (fromTimer && talking()) event.preventDefault();
   });
 
   function wake() {

@@ -5,9 +5,10 @@
 (a spectator screen) answer ``text/event-stream``. The first event is the
 table's version at the moment the stream opens, so a phone that reconnects
 (after a dropped stream, a sleep, a server restart) learns at once whether it
-missed anything; then one event per change, and a comment line every
+missed anything; then one event per change, and a ``beat`` event every
 ``LEAFPILE_STREAM_HEARTBEAT`` seconds that keeps proxies and the server's idle
-timeout from closing a quiet stream and finds phones that went away. A
+timeout from closing a quiet stream, finds phones that went away, and tells
+the phone its stream is alive, so it skips its slow fallback poll. A
 deleted table, or one a rematch replaced, sends ``data: moved``. On any event
 newer than the board it shows, the phone fetches its own board through the
 usual poll route (companion/static/stream.js), where the projection decides
@@ -42,7 +43,7 @@ from companion.tables.store import NoSuchTable, Store
 
 _STREAM_PATH = re.compile(r"^/(?P<kind>[tv])/(?P<token>[A-Za-z0-9_-]{1,64})/stream$")
 
-#: Seconds between two comment lines on a quiet stream.
+#: Seconds between two heartbeats (``event: beat``) on a quiet stream.
 HEARTBEAT_SECONDS = 20.0
 #: A stream ends after about this long and the phone reconnects on its own:
 #: streams spread again over the servers, and none lives for ever.
@@ -148,6 +149,12 @@ def nudge(version: int) -> bytes:
     return f"id: {data}\ndata: {data}\n\n".encode()
 
 
+def beat(version: int) -> bytes:
+    """A heartbeat: an event of its own type (the phone's stream.js notes when
+    it last heard one), repeating the version last sent, which is no news."""
+    return f"event: beat\ndata: {version}\n\n".encode()
+
+
 def _events(
     notifier: Notifier, watch: Any, version: int, heartbeat: float, lifetime: float
 ) -> Iterator[bytes]:
@@ -164,6 +171,6 @@ def _events(
                 sent = watch.version
                 yield nudge(sent)
             else:
-                yield b": \n\n"
+                yield beat(sent)
     finally:
         notifier.forget(watch)
