@@ -345,15 +345,22 @@ def _children(
     real_here = bytes((dealt, *hidden))
     # The highest top card of each suit (0 for none), and whether a pile is
     # empty: most runs go nowhere, and are passed over on these alone.
+    # ``targets[suit]``: the piles a card of that suit may go onto, in pile
+    # order (so the successors keep their order), with their top card (0 for
+    # a space); a card need not look at the other suits' piles at all.
     highest = [0] * 4
     space = False
-    for dest in piles:
+    targets: list[list[tuple[int, int]]] = [[], [], [], []]
+    for t, dest in enumerate(piles):
         if dest:
             top = dest[-1]
             if top > highest[top >> 4]:
                 highest[top >> 4] = top
+            targets[top >> 4].append((t, top))
         else:
             space = True
+            for suit_targets in targets:
+                suit_targets.append((t, 0))
     for s in range(width):
         pile = piles[s]
         n = len(pile)
@@ -391,14 +398,9 @@ def _children(
                 rest_chunk = bytes((rest_canon,)) + rest
                 plain = False
             space_done = False
-            suit = card >> 4
-            for t in range(width):
-                if t == s:
-                    continue
-                dest = piles[t]
-                if dest:
-                    top = dest[-1]
-                    if top >> 4 != suit or top <= card:
+            for t, top in targets[card >> 4]:
+                if top:
+                    if top <= card or t == s:
                         continue
                     change = lifted + link[top][card]
                 else:
@@ -408,7 +410,7 @@ def _children(
                     change = lifted + base[card]
                 new_piles = list(piles)
                 new_piles[s] = rest
-                new_piles[t] = dest + moving
+                new_piles[t] = piles[t] + moving
                 joined = b"\xff".join(new_piles)
                 if no_deals:
                     sorted_chunks = chunks.copy()
