@@ -102,7 +102,8 @@ MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # measured times). The beams alone stop at BEAM_SHARE of the budget, leaving
 # the rest to the complete searches (the only ones that can prove a loss,
 # and the source of a hint when nothing is won).
-BEAMS = (10, 20, 40, 80, 160, 640, 2560, 10240)
+# (BEAMS itself is defined below Weights: one of its beams has weights of
+# its own.)
 BEAM_SHARE = 0.5
 # Beams up to this width run alone, one after the other; wider ones take
 # turns with the complete searches (see _search).
@@ -164,6 +165,27 @@ SEARCHES = (Weights(), Weights(parked=1.0, in_hand=1.05, greed=2.2))
 # ``Weights()``; 1.2 is worse again for the wider beams (57 of 100 won at
 # width 40 against 71).
 BEAM_WEIGHTS = Weights(in_hand=1.1)
+# A second 10-wide beam, with its own weights, before the 20-wide one (s8):
+# two narrow beams that rank positions differently miss different deals.
+# On held-out deals 1001-1200 (26 Nov 2026) the 10-wide beam wins 82 alone
+# and 85 with these weights, 114 the two together, where the 20-wide one
+# (which costs both) wins 111; a median deal is then won within some 2,250
+# positions instead of 2,800 (counted from each beam's measured positions).
+BEAM_TWIN_WEIGHTS = Weights(in_hand=1.1, parked_gap=0.2)
+# The ladder of beams (see the comments above BEAM_SHARE): a width, with
+# BEAM_WEIGHTS, or (width, weights).
+BeamSpec = int | tuple[int, Weights]
+BEAMS: tuple[BeamSpec, ...] = (10, (10, BEAM_TWIN_WEIGHTS), 20, 40, 80, 160, 640, 2560, 10240)
+
+
+def _beam(spec: BeamSpec, state: State) -> _Beam:
+    """A beam search of a width from BEAMS (see there)."""
+    width, weights = (spec, BEAM_WEIGHTS) if isinstance(spec, int) else spec
+    return _Beam(weights, state, width)
+
+
+def _width(spec: BeamSpec) -> int:
+    return spec if isinstance(spec, int) else spec[0]
 
 
 @dataclass(frozen=True)
@@ -770,7 +792,7 @@ def solve(
     searches: tuple[Weights, ...] = SEARCHES,
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None | Literal["auto"] = "auto",
-    beams: tuple[int, ...] = BEAMS,
+    beams: tuple[BeamSpec, ...] = BEAMS,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
@@ -818,7 +840,7 @@ def _search(
     max_nodes: int | None,
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None = DIVE_AFTER,
-    beams: tuple[int, ...] = (),
+    beams: tuple[BeamSpec, ...] = (),
     beams_until: float = 0.0,
 ) -> Solution:
     """The beams, then the searches taking turns (see :func:`solve`);
@@ -829,7 +851,7 @@ def _search(
     runs: list[_Search | _Dive] = list(firsts)
     beam_line: tuple[Move | Deal, ...] = ()
     beam: _Beam | None = None  # the wide beam taking turns, once there is one
-    wide = [width for width in beams if width > BEAM_ALONE]
+    wide = [spec for spec in beams if _width(spec) > BEAM_ALONE]
 
     def turns(until: float) -> Solution | None:
         """Turns of the complete searches (and of the wide beam, if any)
@@ -868,7 +890,7 @@ def _search(
                 if beam.done or beam.size >= max_positions // 2:
                     # Ran dry, or holds half the memory the complete searches may
                     # need: the next width (a fresh table), or no beam any more.
-                    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+                    beam = _beam(wide.pop(0), state) if wide else None
                     break
                 stop = _stop(nodes >= node_cap, clock() >= deadline,
                              others + beam.size >= max_positions)  # fmt: skip
@@ -879,8 +901,8 @@ def _search(
                 nodes += 1
         return None
 
-    for width in (width for width in beams if width <= BEAM_ALONE):
-        narrow = _Beam(BEAM_WEIGHTS, state, width)
+    for spec in (spec for spec in beams if _width(spec) <= BEAM_ALONE):
+        narrow = _beam(spec, state)
         held = sum(r.size for r in runs)  # the complete searches' positions so far
         began = nodes
         while not narrow.done:
@@ -908,7 +930,7 @@ def _search(
     # The wider beams take turns with the complete searches instead: alone
     # they would hold up, for many seconds, the deals that a best-first search
     # wins at once (deal 35: 29 s behind a ladder of beams, 0.07 s without).
-    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+    beam = _beam(wide.pop(0), state) if wide else None
     found = turns(float("inf"))
     if found is None:  # no complete search was asked for: nothing proves a loss
         return Solution(UNKNOWN, (), 0.0, nodes, beam_line, "nodes")
