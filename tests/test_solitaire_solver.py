@@ -471,3 +471,19 @@ def test_the_best_first_searches_go_on_between_two_narrow_beams(monkeypatch):
     assert solitaire.replay(game, found.moves).won
     monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
     assert solve(game, budget=600, max_nodes=60_000).nodes == 31_460
+
+
+def test_deal_570_which_the_solver_leaves_undecided_after_60_s_can_be_won():
+    """Deal 570 stays undecided after 60 s a deal (the v3 run of 26 Nov
+    2026), but it is no candidate for a proof of loss: a 640-wide beam whose
+    parked cards cost a little more for each rank in between (parked_gap
+    0.3, off the solver's ladder) wins it within 63,710 positions, and the
+    line replays. Found by the s8 runs on the seven undecided deals."""
+    game = new_game(seed=570)
+    beam = solitaire_solver._Beam(solitaire_solver.Weights(in_hand=1.1, parked_gap=0.3), game, 640)
+    expanded = 0
+    while beam.won_line is None and not beam.done:
+        beam.expand()
+        expanded += 1
+    assert beam.won_line is not None and expanded == 63_710
+    assert solitaire.replay(game, beam.won_line).won
