@@ -286,7 +286,13 @@ def table(args: argparse.Namespace) -> int:
     rows = read(Path(args.out))
     won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
     target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
-    target.write_text(solitaire_deals.write(won, len(rows)))
+    # The table's first line names the run it came from: this file, not the
+    # default one that solitaire_deals.write assumes.
+    text = solitaire_deals.write(won, len(rows))
+    text = text.replace(
+        f"({DEFAULT_OUT.parent.name}/{DEFAULT_OUT.name})", f"(benchmarks/{Path(args.out).name})", 1
+    )
+    target.write_text(text)
     print(f"{len(won)} won deals written to {target}")
     return 0
 
