@@ -271,11 +271,12 @@ def report(args: argparse.Namespace) -> int:
         f"(by seed), then the {min(args.hardest, len(decided))} decided ones that took "
         "the most positions:\n"
     )
-    print("| seed | result | seconds | positions |")
-    print("|---:|---|---:|---:|")
+    print("| seed | result | seconds | CPU seconds | positions |")
+    print("|---:|---|---:|---:|---:|")
     for row in shown + decided[: args.hardest]:
         seconds, positions = float(row["seconds"]), int(row["nodes"])  # type: ignore[arg-type,call-overload]
-        print(f"| {row['seed']} | {row['result']} | {seconds:.2f} | {positions:,} |")
+        cpu = f"{float(row['cpu']):.2f}" if "cpu" in row else "-"  # type: ignore[arg-type]
+        print(f"| {row['seed']} | {row['result']} | {seconds:.2f} | {cpu} | {positions:,} |")
     return 0
 
 
