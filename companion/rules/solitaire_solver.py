@@ -682,11 +682,12 @@ class _Beam:
         self.suits, self.ranks, self.width = layout.suits, layout.ranks, width
         self.hand = bytes(state.hand)
         piles: _Piles = tuple(bytes(p) for p in state.piles)
-        self.seen: set[bytes] = {_key(piles, state.hidden, 0, len(self.hand))}
+        root = _key(piles, state.hidden, 0, len(self.hand))
+        self.seen: set[bytes] = {root}
         score = self.scores.of(piles, state.hidden, len(self.hand))
-        # (score, piles, face-down counts, cards dealt, the way here): the way
-        # is a chain of (the way to the parent, step), None at the start.
-        self.level: list[_BeamNode] = [(score, piles, state.hidden, 0, None)]
+        # (score, piles, face-down counts, cards dealt, the way here, key): the
+        # way is a chain of (the way to the parent, step), None at the start.
+        self.level: list[_BeamNode] = [(score, piles, state.hidden, 0, None, root)]
         self.index = 0  # the next position of ``level`` to expand
         self.following: list[_BeamNode] = []  # their successors
         self.won_line: tuple[Move | Deal, ...] | None = None
@@ -699,17 +700,20 @@ class _Beam:
     def expand(self) -> None:
         """Expand the next position of this move number (sets ``won_line``
         on a win); after the last one, keep the best ``width`` successors."""
-        score, piles, hidden, dealt, way = self.level[self.index]
+        score, piles, hidden, dealt, way, key = self.level[self.index]
         self.index += 1
         hand, seen, following = self.hand, self.seen, self.following
+        # While deals are left the key holds the canonical face-down counts,
+        # which _children would otherwise work out again (7 % of a beam).
+        canon = None if dealt == len(hand) else list(key[1 : 1 + len(piles)])
         for change, step, c_piles, c_hidden, c_dealt, c_key, _ in _children(
-            piles, hidden, dealt, hand, self.scores, seen
+            piles, hidden, dealt, hand, self.scores, seen, canon
         ):
             seen.add(c_key)  # before the next child: see _children
             if c_dealt == len(hand) and _won(c_piles, self.suits, self.ranks):
                 self.won_line = _unwind((way, step))
                 return
-            following.append((score + change, c_piles, c_hidden, c_dealt, (way, step)))
+            following.append((score + change, c_piles, c_hidden, c_dealt, (way, step), c_key))
         if self.index == len(self.level):
             following.sort(key=_score_of)  # stable: ties keep the order they came in
             self.level, self.following, self.index = following[: self.width], [], 0
@@ -721,9 +725,9 @@ class _Beam:
         return _unwind(self.level[0][4]) if self.level else ()
 
 
-# A beam's position: (score, piles, face-down counts, cards dealt, way), the
-# way being (the parent's way, step), None at the start.
-_BeamNode = tuple[float, _Piles, _Hidden, int, "_Way"]
+# A beam's position: (score, piles, face-down counts, cards dealt, way, key),
+# the way being (the parent's way, step), None at the start.
+_BeamNode = tuple[float, _Piles, _Hidden, int, "_Way", bytes]
 _Way = tuple["_Way", _Step] | None
 
 
