@@ -50,7 +50,9 @@ def test_the_shipped_table_lists_only_deals_the_benchmark_won():
 def test_a_deal_of_each_level_is_won_by_the_solver_and_replays(level):
     seed = solitaire_deals.pick(level, random.Random(7))
     game = solitaire.new_game(seed)
-    found = solve(game, budget=600, max_nodes=20_000)  # the benchmark's budget
+    # The table's run gave each deal 10 s of CPU, some 400,000 positions at
+    # most; a cap in positions keeps the answer the same on any machine.
+    found = solve(game, budget=600, max_nodes=500_000)
     assert found.result == "won"
     assert solitaire.replay(game, found.moves).won
 
