@@ -69,3 +69,27 @@ def test_each_line_records_the_cpu_time_and_the_report_sums_it_up(bench, tmp_pat
     finally:
         sys.argv = old
     assert "CPU time a deal (2 deals): median" in capsys.readouterr().out
+
+
+def test_a_cpu_budget_runs_the_search_on_the_process_clock(bench, tmp_path, monkeypatch):
+    """--cpu-budget hands the solver time.process_time as its clock (so a
+    busy machine does not shorten a deal's search), records it in the line,
+    and gives the module back its own clock afterwards."""
+    from companion.rules import solitaire_solver
+
+    seen: list[object] = []
+    real_solve = solitaire_solver.solve
+
+    def spy(*args, **kwargs):
+        seen.append(solitaire_solver.clock)
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(solitaire_solver, "solve", spy)
+    before = solitaire_solver.clock
+    rows = run(bench, tmp_path / "cpu.jsonl", "--deals", "2", "--max-nodes", "300", "--cpu-budget")
+    assert seen == [bench.time.process_time] * 2
+    assert solitaire_solver.clock is before
+    assert all(row["budget_clock"] == "cpu" for row in rows.values())
+    wall = run(bench, tmp_path / "wall.jsonl", "--deals", "1", "--max-nodes", "300")
+    assert seen[-1] is before and wall[1]["budget_clock"] == "wall"
+    assert verdicts(wall) == {1: verdicts(rows)[1]}  # same search, only the clock differs

@@ -102,7 +102,8 @@ MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # measured times). The beams alone stop at BEAM_SHARE of the budget, leaving
 # the rest to the complete searches (the only ones that can prove a loss,
 # and the source of a hint when nothing is won).
-BEAMS = (10, 20, 40, 80, 160, 640, 2560, 10240)
+# (BEAMS itself is defined below Weights: one of its beams has weights of
+# its own.)
 BEAM_SHARE = 0.5
 # Beams up to this width run alone, one after the other; wider ones take
 # turns with the complete searches (see _search).
@@ -164,6 +165,27 @@ SEARCHES = (Weights(), Weights(parked=1.0, in_hand=1.05, greed=2.2))
 # ``Weights()``; 1.2 is worse again for the wider beams (57 of 100 won at
 # width 40 against 71).
 BEAM_WEIGHTS = Weights(in_hand=1.1)
+# A second 10-wide beam, with its own weights, before the 20-wide one (s8):
+# two narrow beams that rank positions differently miss different deals.
+# On held-out deals 1001-1200 (26 Nov 2026) the 10-wide beam wins 82 alone
+# and 85 with these weights, 114 the two together, where the 20-wide one
+# (which costs both) wins 111; a median deal is then won within some 2,250
+# positions instead of 2,800 (counted from each beam's measured positions).
+BEAM_TWIN_WEIGHTS = Weights(in_hand=1.1, parked_gap=0.2)
+# The ladder of beams (see the comments above BEAM_SHARE): a width, with
+# BEAM_WEIGHTS, or (width, weights).
+BeamSpec = int | tuple[int, Weights]
+BEAMS: tuple[BeamSpec, ...] = (10, (10, BEAM_TWIN_WEIGHTS), 20, 40, 80, 160, 640, 2560, 10240)
+
+
+def _beam(spec: BeamSpec, state: State) -> _Beam:
+    """A beam search of a width from BEAMS (see there)."""
+    width, weights = (spec, BEAM_WEIGHTS) if isinstance(spec, int) else spec
+    return _Beam(weights, state, width)
+
+
+def _width(spec: BeamSpec) -> int:
+    return spec if isinstance(spec, int) else spec[0]
 
 
 @dataclass(frozen=True)
@@ -345,15 +367,22 @@ def _children(
     real_here = bytes((dealt, *hidden))
     # The highest top card of each suit (0 for none), and whether a pile is
     # empty: most runs go nowhere, and are passed over on these alone.
+    # ``targets[suit]``: the piles a card of that suit may go onto, in pile
+    # order (so the successors keep their order), with their top card (0 for
+    # a space); a card need not look at the other suits' piles at all.
     highest = [0] * 4
     space = False
-    for dest in piles:
+    targets: list[list[tuple[int, int]]] = [[], [], [], []]
+    for t, dest in enumerate(piles):
         if dest:
             top = dest[-1]
             if top > highest[top >> 4]:
                 highest[top >> 4] = top
+            targets[top >> 4].append((t, top))
         else:
             space = True
+            for suit_targets in targets:
+                suit_targets.append((t, 0))
     for s in range(width):
         pile = piles[s]
         n = len(pile)
@@ -391,14 +420,9 @@ def _children(
                 rest_chunk = bytes((rest_canon,)) + rest
                 plain = False
             space_done = False
-            suit = card >> 4
-            for t in range(width):
-                if t == s:
-                    continue
-                dest = piles[t]
-                if dest:
-                    top = dest[-1]
-                    if top >> 4 != suit or top <= card:
+            for t, top in targets[card >> 4]:
+                if top:
+                    if top <= card or t == s:
                         continue
                     change = lifted + link[top][card]
                 else:
@@ -408,7 +432,7 @@ def _children(
                     change = lifted + base[card]
                 new_piles = list(piles)
                 new_piles[s] = rest
-                new_piles[t] = dest + moving
+                new_piles[t] = piles[t] + moving
                 joined = b"\xff".join(new_piles)
                 if no_deals:
                     sorted_chunks = chunks.copy()
@@ -658,11 +682,12 @@ class _Beam:
         self.suits, self.ranks, self.width = layout.suits, layout.ranks, width
         self.hand = bytes(state.hand)
         piles: _Piles = tuple(bytes(p) for p in state.piles)
-        self.seen: set[bytes] = {_key(piles, state.hidden, 0, len(self.hand))}
+        root = _key(piles, state.hidden, 0, len(self.hand))
+        self.seen: set[bytes] = {root}
         score = self.scores.of(piles, state.hidden, len(self.hand))
-        # (score, piles, face-down counts, cards dealt, the way here): the way
-        # is a chain of (the way to the parent, step), None at the start.
-        self.level: list[_BeamNode] = [(score, piles, state.hidden, 0, None)]
+        # (score, piles, face-down counts, cards dealt, the way here, key): the
+        # way is a chain of (the way to the parent, step), None at the start.
+        self.level: list[_BeamNode] = [(score, piles, state.hidden, 0, None, root)]
         self.index = 0  # the next position of ``level`` to expand
         self.following: list[_BeamNode] = []  # their successors
         self.won_line: tuple[Move | Deal, ...] | None = None
@@ -675,17 +700,20 @@ class _Beam:
     def expand(self) -> None:
         """Expand the next position of this move number (sets ``won_line``
         on a win); after the last one, keep the best ``width`` successors."""
-        score, piles, hidden, dealt, way = self.level[self.index]
+        score, piles, hidden, dealt, way, key = self.level[self.index]
         self.index += 1
         hand, seen, following = self.hand, self.seen, self.following
+        # While deals are left the key holds the canonical face-down counts,
+        # which _children would otherwise work out again (7 % of a beam).
+        canon = None if dealt == len(hand) else list(key[1 : 1 + len(piles)])
         for change, step, c_piles, c_hidden, c_dealt, c_key, _ in _children(
-            piles, hidden, dealt, hand, self.scores, seen
+            piles, hidden, dealt, hand, self.scores, seen, canon
         ):
             seen.add(c_key)  # before the next child: see _children
             if c_dealt == len(hand) and _won(c_piles, self.suits, self.ranks):
                 self.won_line = _unwind((way, step))
                 return
-            following.append((score + change, c_piles, c_hidden, c_dealt, (way, step)))
+            following.append((score + change, c_piles, c_hidden, c_dealt, (way, step), c_key))
         if self.index == len(self.level):
             following.sort(key=_score_of)  # stable: ties keep the order they came in
             self.level, self.following, self.index = following[: self.width], [], 0
@@ -697,9 +725,9 @@ class _Beam:
         return _unwind(self.level[0][4]) if self.level else ()
 
 
-# A beam's position: (score, piles, face-down counts, cards dealt, way), the
-# way being (the parent's way, step), None at the start.
-_BeamNode = tuple[float, _Piles, _Hidden, int, "_Way"]
+# A beam's position: (score, piles, face-down counts, cards dealt, way, key),
+# the way being (the parent's way, step), None at the start.
+_BeamNode = tuple[float, _Piles, _Hidden, int, "_Way", bytes]
 _Way = tuple["_Way", _Step] | None
 
 
@@ -768,7 +796,7 @@ def solve(
     searches: tuple[Weights, ...] = SEARCHES,
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None | Literal["auto"] = "auto",
-    beams: tuple[int, ...] = BEAMS,
+    beams: tuple[BeamSpec, ...] = BEAMS,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
@@ -816,7 +844,7 @@ def _search(
     max_nodes: int | None,
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None = DIVE_AFTER,
-    beams: tuple[int, ...] = (),
+    beams: tuple[BeamSpec, ...] = (),
     beams_until: float = 0.0,
 ) -> Solution:
     """The beams, then the searches taking turns (see :func:`solve`);
@@ -827,7 +855,7 @@ def _search(
     runs: list[_Search | _Dive] = list(firsts)
     beam_line: tuple[Move | Deal, ...] = ()
     beam: _Beam | None = None  # the wide beam taking turns, once there is one
-    wide = [width for width in beams if width > BEAM_ALONE]
+    wide = [spec for spec in beams if _width(spec) > BEAM_ALONE]
 
     def turns(until: float) -> Solution | None:
         """Turns of the complete searches (and of the wide beam, if any)
@@ -866,7 +894,7 @@ def _search(
                 if beam.done or beam.size >= max_positions // 2:
                     # Ran dry, or holds half the memory the complete searches may
                     # need: the next width (a fresh table), or no beam any more.
-                    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+                    beam = _beam(wide.pop(0), state) if wide else None
                     break
                 stop = _stop(nodes >= node_cap, clock() >= deadline,
                              others + beam.size >= max_positions)  # fmt: skip
@@ -877,10 +905,11 @@ def _search(
                 nodes += 1
         return None
 
-    for width in (width for width in beams if width <= BEAM_ALONE):
-        narrow = _Beam(BEAM_WEIGHTS, state, width)
+    narrows = [spec for spec in beams if _width(spec) <= BEAM_ALONE]
+    began = nodes
+    for i, spec in enumerate(narrows):
+        narrow = _beam(spec, state)
         held = sum(r.size for r in runs)  # the complete searches' positions so far
-        began = nodes
         while not narrow.done:
             if narrow.won_line is not None:
                 return Solution(WON, narrow.won_line, 0.0, nodes, narrow.won_line)
@@ -897,16 +926,22 @@ def _search(
         if not narrow.done:
             break  # stopped by its share of the time or by memory: wider ones would be too
         del narrow  # its memory is free before the complete searches go on
+        if i + 1 < len(narrows) and _width(narrows[i + 1]) == _width(spec):
+            # A twin of the same width comes next: the two are one rung of the
+            # ladder, and the turns below come after both (for their positions
+            # together). On deals 1-200 the median deal is won by the twin.
+            continue
         # Between two beams, the complete searches go on for a while: some
         # deals that every beam misses they win at once (deal 574: 29 ms
         # alone, 2.6 s behind the beams of 10 to 160).
         found = turns(nodes + BETWEEN_BEAMS * (nodes - began))
         if found is not None:
             return found
+        began = nodes
     # The wider beams take turns with the complete searches instead: alone
     # they would hold up, for many seconds, the deals that a best-first search
     # wins at once (deal 35: 29 s behind a ladder of beams, 0.07 s without).
-    beam = _Beam(BEAM_WEIGHTS, state, wide.pop(0)) if wide else None
+    beam = _beam(wide.pop(0), state) if wide else None
     found = turns(float("inf"))
     if found is None:  # no complete search was asked for: nothing proves a loss
         return Solution(UNKNOWN, (), 0.0, nodes, beam_line, "nodes")
