@@ -50,11 +50,13 @@ class StreamReader:
         return found
 
     def next(self) -> str:
-        """The data of the next event (heartbeats skipped; chunk sizes ignored)."""
+        """The data of the next event (heartbeats, ``event: beat``, skipped;
+        chunk sizes ignored)."""
         while True:
             block = self._until(b"\n\n").decode()
-            data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
-            if data:
+            lines = block.splitlines()
+            data = [line[6:] for line in lines if line.startswith("data: ")]
+            if data and "event: beat" not in lines:
                 return data[0]
 
     def close(self) -> None:
@@ -186,6 +188,8 @@ def _gunicorn(tmp_path: Path, db_url: str, name: str) -> Served:
         **os.environ,
         "LEAFPILE_INSTANCE": str(tmp_path / f"instance-{name}"),
         "LEAFPILE_DATABASE_URL": db_url,
+        # Heartbeats all the time: a change must be told from them, not be one.
+        "LEAFPILE_STREAM_HEARTBEAT": "0.2",
     }
     log = tmp_path / f"gunicorn-{name}.log"
     command = [
