@@ -62,7 +62,7 @@ PING_AFTER_IDLE_SECONDS = 10.0
 #: the event loop comes back to it after the last answer, so a busy worker
 #: needs dozens at once. SQLAlchemy's default (5, and 10 more opened and closed
 #: again for each burst) made PostgreSQL start a new backend every few
-#: milliseconds at 200 tables (delivery p95 530 ms; 40 ms with 40 kept open).
+#: milliseconds at 200 tables (delivery p95 530 ms; 25 ms with 40 kept open).
 #: No overflow beyond it: ``deploy/serve`` sizes it so that every process's
 #: connections fit in a stock PostgreSQL's ``max_connections`` (100).
 DEFAULT_POOL_SIZE = 40
