@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 from typing import Any
 
+import brotli
 import pytest
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
@@ -143,6 +144,42 @@ def test_a_secret_reaches_no_other_phone_through_the_fetch_path(app, store, new_
     assert others_7 == others_9
 
 
+def test_phones_that_see_one_board_get_the_bytes_of_one_compression(
+    app, store, new_client_phone, make_table, monkeypatch
+):
+    """Four phones passed round the table see one board: it is compressed once
+    for each encoding asked for, and every phone gets those very bytes."""
+    from companion.web import board_fetch
+
+    made: list[str] = []
+
+    def counted(app_: Any, data: bytes, encoding: str) -> bytes:
+        made.append(encoding)
+        return compress_data(app_, data, encoding)
+
+    compress_data = board_fetch._compress_data
+    monkeypatch.setattr(board_fetch, "_compress_data", counted)
+    table = make_table("scorepad", FOUR)
+    phones = [new_client_phone().undecided() for _ in range(4)]
+    for phone in phones:
+        assert phone.post(f"/t/{table.token}/me", {"mode": "shared"}).status_code == 200
+    store.act(table.token, store.version(table.token), {"type": "AddRound", "scores": [1, 2, 3, 4]})
+    path = f"/t/{table.token}/poll?v=0"
+    answers = {
+        encoding: [
+            call(fetches(app), path, session_cookie(p), {"Accept-Encoding": encoding})
+            for p in phones
+        ]
+        for encoding in ("br", "gzip", "")
+    }
+    assert sorted(made) == ["br", "gzip"]
+    for encoding, same in answers.items():
+        assert all(answer == same[0] for answer in same), encoding
+        status, _, body = same[0]
+        body = brotli.decompress(body) if encoding == "br" else body
+        assert status == "200 OK" and b'name="csrf_token" value=""' in body
+
+
 def test_flask_answers_what_the_fetch_path_does_not(app, store, new_client_phone, make_table):
     table = make_table("scorepad", FOUR)
     store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2, 3, 4]})
@@ -171,6 +208,9 @@ def test_flask_answers_what_the_fetch_path_does_not(app, store, new_client_phone
         assert via_path[0] == via_flask[0], why
     fresh = call(fetches(app), f"/t/{table.token}/poll?v=0", None, {})
     assert any(name == "Set-Cookie" for name, _ in fresh[1])
+    # Its page's header token cannot match the new session: the fields carry one.
+    assert b'name="csrf_token" value=""' not in fresh[2]
+    assert b'name="csrf_token" value="' in fresh[2]
     # A deleted table's 404 is the view's answer, finished by Flask's hooks.
     for encoding in ("br", ""):
         gone = both(app, "/t/nosuchtable/poll?v=0", cookie, {"Accept-Encoding": encoding}, "path")

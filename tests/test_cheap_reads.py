@@ -303,7 +303,7 @@ def test_a_fetch_of_a_rematched_table_follows_it_in_the_same_statement(
 # --- a render is shared by every phone that sees the same projection ----------------
 
 
-def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_token(
+def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_no_token(
     store, make_table, new_client_phone, renders
 ):
     table = make_table("scorepad", FOUR)
@@ -315,18 +315,19 @@ def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_
     bodies = [fetch(phone, table, version - 1) for phone in phones]
     # Four players who may enter, two watching: two projections, two renders.
     assert renders["table/_board.html"] == 2
-    for phone, seat, body in zip(
-        phones, ["Ana", "Ben", "Cy", "Dan", None, None], bodies, strict=True
-    ):
+    for seat, body in zip(["Ana", "Ben", "Cy", "Dan", None, None], bodies, strict=True):
         who = f"You are <strong>{seat}</strong>" if seat else "<strong>Just watching</strong>"
         assert who in body
-        tokens = set(re.findall(r'name="csrf_token" value="([^"]+)"', body))
-        assert tokens == {phone.csrf}, "each phone gets its own token, no other's"
+        # No token at all: htmx sends the page's as a header (app.js fills
+        # the fields for a form sent without htmx), so no phone's is in a board.
+        tokens = set(re.findall(r'name="csrf_token" value="([^"]*)"', body))
+        assert tokens == {""}
+        assert not any(other.csrf in body for other in phones)
         assert ("Add the round" in body) == (seat is not None)
-    # The shared part is the same bytes for the four players.
+    # The shared part is the same bytes for the four players; the two
+    # watchers, with one viewer key, get the very same board.
     cut = [re.sub(r'<details class="who-bar".*?</details>', "", b, flags=re.S) for b in bodies]
-    cut = [re.sub(r'value="[^"]{20,}"', "", b) for b in cut]
-    assert len(set(cut[:4])) == 1 and len(set(cut[4:])) == 1
+    assert len(set(cut[:4])) == 1 and len(set(bodies[4:])) == 1
 
 
 def _venture_world(app, store, new_client_phone, card: int) -> tuple[str, list[str]]:

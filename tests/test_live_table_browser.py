@@ -111,3 +111,40 @@ def test_a_strangers_browser_finds_no_table_on_the_start_page(live_server, new_p
     stranger.goto(f"{live_server.url}/")
     expect(stranger.get_by_text("No tables yet")).to_be_visible()
     assert token not in stranger.content() and "Secret Friday" not in stranger.content()
+
+
+def test_a_board_that_arrives_by_fetch_carries_no_token_and_its_forms_still_post(
+    live_server, new_phone
+):
+    """A fetched board is the same bytes for every phone that sees it, so it
+    carries no CSRF token (board_fetch.py): htmx sends the page's as a header,
+    and app.js fills the empty fields, so a form sent without htmx is entered too."""
+    store = live_server.store
+    table = store.create_table("scorepad", ["Ana", "Ben"], {"wins": "highest"})
+    phones = seat_phones(live_server, new_phone, table, ["Ana", "Ben"])
+    version = store.version(table.token)
+    store.act(table.token, version, {"type": "AddRound", "scores": [3, 4]})
+    ben = phones["Ben"]
+    expect(ben.locator("#board")).to_have_attribute(
+        "data-version", str(version + 1), timeout=SETTLE
+    )
+    fields = ben.evaluate(
+        """() => [JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRF-Token"],
+                  [...document.querySelectorAll('#board input[name="csrf_token"]')]
+                      .map((field) => field.value)]"""
+    )
+    page_token, values = fields
+    assert page_token and values and set(values) == {page_token}
+    # Sent without htmx: a plain form post, as a phone whose script stalled would.
+    with ben.expect_navigation():
+        ben.evaluate(
+            """() => {
+                const form = document.querySelector(
+                    '#board form input[name=action][value="add-round"]').form;
+                form.querySelector('[name=score0]').value = "5";
+                form.querySelector('[name=score1]').value = "6";
+                form.submit();
+            }"""
+        )
+    assert store.version(table.token) == version + 2
+    assert store.snapshot(table.token).actions[-1]["scores"] == [5, 6]

@@ -257,6 +257,28 @@
     if (poller) window.htmx.trigger(poller, "wake");
   });
 
+  // A board fetched by htmx comes with its CSRF fields empty, so every phone
+  // that sees the same board gets the same bytes (compressed once on the
+  // server). htmx sends the page's token as a header; a form sent without
+  // htmx (Play again) gets it here, in every board that arrives.
+  function pageToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRF-Token"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.detail.elt;
+    if (!root || !root.querySelectorAll) return;
+    var token = null;
+    root.querySelectorAll('input[name="csrf_token"]').forEach(function (field) {
+      if (field.value) return;
+      token = token === null ? pageToken() : token;
+      field.value = token;
+    });
+  });
+
   // Every tap carries an id, so a tap that reaches the server twice (a
   // retry, a double tap, a proxy's retry) is entered once. getRandomValues
   // works on plain http:// (randomUUID needs a secure context).

@@ -81,6 +81,11 @@ def sentence(message: str) -> str:
     return for_players(message)
 
 
+def has_csrf_token() -> bool:
+    """Whether this session already holds its CSRF token (a page gave it one)."""
+    return bool(session.get(_SIGNED_CSRF) and session.get(CSRF_FIELD))
+
+
 def csrf_token() -> str:
     """This session's CSRF token, the same on every page of the session.
 

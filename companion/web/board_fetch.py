@@ -116,11 +116,19 @@ class BoardFetches:
         body, status = answer
         if status != 200 or not isinstance(body, str):
             return None
-        data = body.encode()
-        if encoding is not None and len(data) >= self.app.config["COMPRESS_MIN_SIZE"]:
-            data = _compress_data(self.app, data, encoding)
-        else:
-            encoding = None
+        # A shared render (table.py) goes to every phone with its key as is:
+        # encoded for the first, its bytes kept for the others.
+        made = body.compressed if isinstance(body, table_views.SharedRender) else {}
+        asked = encoding or ""
+        found = made.get(asked)
+        if found is None:
+            data = body.encode()
+            if encoding is not None and len(data) < self.app.config["COMPRESS_MIN_SIZE"]:
+                encoding = None
+            if encoding is not None:
+                data = _compress_data(self.app, data, encoding)
+            found = made[asked] = (data, encoding)
+        data, encoding = found
         return [data], "200 OK", self._headers(len(data), encoding)
 
     def _headers(self, length: int | None, encoding: str | None) -> Headers:

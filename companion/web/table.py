@@ -44,7 +44,7 @@ from companion.tables.store import (
     undo_size,
 )
 
-from . import csrf_token, sentence, store
+from . import csrf_token, has_csrf_token, sentence, store
 from .follow import follow_url
 from .games import FormError, FormPrompt, Screen
 from .games import load as load_screens
@@ -222,8 +222,13 @@ def render_board(
 # Six phones at a table fetch the same version of the same board after each
 # change. The board fragment is rendered once per *projection* (see
 # ``_projection``) and shared: the phones of four seated players who see the
-# same cards get one render, with each phone's own "who are you" bar and CSRF
-# token put back into the shared copy (both are cut out of it). Only for plain
+# same cards get one render, with each phone's own "who are you" bar put back
+# into the shared copy (it is cut out of it). A fragment for htmx carries no
+# CSRF token at all (its fields are empty: htmx sends the page's token as a
+# header, and app.js fills the fields for a form sent without htmx), so the
+# phones with one projection and one viewer key get the very same string,
+# a ``SharedRender``, whose compressed bytes the board-fetch path makes once
+# (board_fetch.py). A full page gets this phone's token back. Only for plain
 # polls (no query but ``v``) and for the board a successful write answers with
 # (the next fetches ask for exactly that version). The key also holds the page
 # address htmx reports (Venture's shared phone keeps the bidder there), so a
@@ -276,8 +281,24 @@ _PHONE_FACTS = frozenset({"me", "taken", "viewer"})
 _NEVER_SHARED = frozenset({"session", "g"})
 
 
-def _without_tokens(html: str) -> str:
-    return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{_CSRF_SLOT}{m[2] or m[4]}", html)
+def _without_tokens(html: str, slot: str = _CSRF_SLOT) -> str:
+    return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{slot}{m[2] or m[4]}", html)
+
+
+class SharedRender(str):
+    """A board fragment served as is to every phone with its cache key.
+
+    The board-fetch path keeps its bytes on it (``compressed``: for each
+    encoding asked for, the bytes and the encoding used), so they live and go
+    with the render."""
+
+    compressed: dict[str, tuple[bytes, str | None]]
+
+    @classmethod
+    def of(cls, html: str) -> SharedRender:
+        shared = cls(html)
+        shared.compressed = {}
+        return shared
 
 
 @dataclass(frozen=True)
@@ -435,16 +456,17 @@ def render_polled_board(
     snap: Snapshot, *, readonly: bool = False, viewer: Viewer | None = None
 ) -> Any:
     """``render_board`` for a poll or a successful write, through a small per-process cache."""
-    if set(request.args) - {"v"}:
+    htmx = _is_htmx()
+    if set(request.args) - {"v"} or (htmx and not has_csrf_token()):
+        # A phone whose session lost its token gets a new one in its board's
+        # fields (its page's header token no longer matches): drawn for it alone.
         return render_board(snap, readonly=readonly)
     viewer = viewer or viewer_for(snap, readonly=readonly)
-    htmx = _is_htmx()
     address = request.headers.get("HX-Current-URL", "").partition("?")[2]
     projection = _projection(snap, viewer) if htmx else None
     table = (snap.table.token, snap.table.version, htmx, address)
     mine = (*table, "phone", viewer.cache_key)
     keys = [(*table, "shared", projection), mine] if projection is not None else [mine]
-    token = csrf_token()
     cached = None
     with _POLLED_LOCK:
         for key in keys:
@@ -452,20 +474,42 @@ def render_polled_board(
             if cached is not None:
                 _POLLED.move_to_end(key)
                 break
-    if cached is not None:
+    if cached is None:
+        context = board_context(snap, error=None, readonly=readonly, viewer=viewer)
+        template = "table/_board.html" if htmx else "table/page.html"
+        html = render_template(template, **context)
+        who = _who_bar(snap, viewer) if projection is not None else ""
+        if who and html.count(who) == 1:
+            # Shared: this phone's bar out, a slot for the next phone's.
+            key, html = keys[0], html.replace(who, _WHO_SLOT)
+        else:
+            key = mine
+        # A fragment's token fields stay empty; a page's get a slot for this phone's.
+        cached = _without_tokens(html, "" if htmx else _CSRF_SLOT)
+        cached = SharedRender.of(cached) if htmx else cached
+        _remember_render(key, cached)
+    if not htmx:
         if _WHO_SLOT in cached:
             cached = cached.replace(_WHO_SLOT, _shared_who_bar(snap, viewer), 1)
-        return cached.replace(_CSRF_SLOT, token), 200
-    context = board_context(snap, error=None, readonly=readonly, viewer=viewer)
-    template = "table/_board.html" if htmx else "table/page.html"
-    html = render_template(template, **context)
-    who = _who_bar(snap, viewer) if projection is not None else ""
-    if who and html.count(who) == 1:
-        # Shared: this phone's bar (and token) out, a slot for the next phone's.
-        _remember_render(keys[0], _without_tokens(html.replace(who, _WHO_SLOT)))
-    else:
-        _remember_render(mine, _without_tokens(html))
-    return html, 200
+        return cached.replace(_CSRF_SLOT, csrf_token()), 200
+    if _WHO_SLOT in cached:
+        cached = _fragment_with_bar(key, cached, snap, viewer)
+    return cached, 200
+
+
+def _fragment_with_bar(key: tuple[Any, ...], cached: str, snap: Snapshot, viewer: Viewer) -> str:
+    """A shared fragment with this viewer's bar in its slot: one string per
+    viewer key (and so one compression), kept beside the render."""
+    mine = (*key, "with bar", viewer.cache_key)
+    with _POLLED_LOCK:
+        whole = _POLLED.get(mine)
+        if whole is not None:
+            _POLLED.move_to_end(mine)
+            return whole
+    bar = _shared_who_bar(snap, viewer).replace(_CSRF_SLOT, "")
+    whole = SharedRender.of(cached.replace(_WHO_SLOT, bar, 1))
+    _remember_render(mine, whole)
+    return whole
 
 
 def _posted_version(snap: Snapshot) -> int:
