@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from test_board_fetch import GAMES, a_table
 
 from companion.tables.statements import watch_statements
 from companion.tables.store import TableError
@@ -328,6 +329,52 @@ def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_
     # watchers, with one viewer key, get the very same board.
     cut = [re.sub(r'<details class="who-bar".*?</details>', "", b, flags=re.S) for b in bodies]
     assert len(set(cut[:4])) == 1 and len(set(bodies[4:])) == 1
+
+
+def test_the_hosts_phone_shares_the_players_render_until_the_game_is_over(
+    phone, store, new_client_phone, renders
+):
+    """The end screen reads whether a phone is the host's (only it offers Play
+    again), and draws nothing while the game is on: so the host's phone and a
+    guest's share one render until the end, and not after."""
+    from end_games import finish_scorepad
+    from test_end_screens import host_table
+
+    table = host_table(phone, store, "scorepad", ["Ana", "Ben"])
+    assert phone.sit(table, "Ana").status_code == 200
+    guest = new_client_phone().undecided()
+    assert guest.sit(table, "Ben").status_code == 200
+    store.act(table.token, store.version(table.token), {"type": "AddRound", "scores": [1, 2]})
+    version = store.version(table.token)
+    renders.clear()
+    on = [fetch(p, table, version - 1) for p in (phone, guest)]
+    assert renders["table/_board.html"] == 1
+    finish_scorepad(store, table)
+    version = store.version(table.token)
+    renders.clear()
+    over = [fetch(p, table, version - 1) for p in (phone, guest)]
+    assert renders["table/_board.html"] == 2
+    assert "Play again" in over[0] and "Play again" not in over[1]
+    assert not any("Play again" in body for body in on)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_end_screen_reads_nothing_of_the_phone_while_the_game_is_on(app, store, game):
+    """The contract behind ``_SILENT_WHILE_ON``: a game in play draws no end
+    screen, and reads nothing of the viewer (any read would raise here)."""
+    from flask import render_template_string
+
+    class Untouchable:
+        def __getattr__(self, name: str) -> Any:
+            raise AssertionError(f"the end screen read viewer.{name} while the game is on")
+
+    snap = store.snapshot(a_table(store, game).token)
+    with app.test_request_context("/"):
+        drawn = render_template_string(
+            '{% include "end/_end.html" %}',
+            snap=snap, table=snap.table, readonly=False, viewer=Untouchable(),
+        )  # fmt: skip
+    assert drawn.strip() == ""
 
 
 def _venture_world(app, store, new_client_phone, card: int) -> tuple[str, list[str]]:

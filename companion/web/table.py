@@ -43,6 +43,7 @@ from companion.tables.store import (
     TapUnknown,
     undo_size,
 )
+from companion.tables.summaries import is_over
 
 from . import csrf_token, has_csrf_token, sentence, store
 from .follow import follow_url
@@ -311,11 +312,21 @@ class _Reads:
     viewer_attributes: frozenset[str] | None
 
 
+# The end screen draws nothing while the game is on (all of it sits under
+# ``{% if end %}``), so what it reads of the phone (``viewer.host``: only the
+# host's phone offers Play again) tells phones apart only once the game is
+# over; before that the host's phone shares the players' render.
+# tests/test_cheap_reads.py pins both.
+_SILENT_WHILE_ON = frozenset({"end/_end.html"})
+
+
 @lru_cache(maxsize=64)
-def _names_read(env: Environment, name: str) -> _Reads | None:
+def _names_read(
+    env: Environment, name: str, leave_out: frozenset[str] = frozenset()
+) -> _Reads | None:
     """Every name a template reads from outside itself (the context or the
-    app's globals), with every template it includes or imports; None when it
-    includes one named only at render time.
+    app's globals), with every template it includes or imports (but those in
+    ``leave_out``); None when it includes one named only at render time.
 
     Parsed without the app's globals, which Jinja would otherwise leave out
     (a read of ``request`` must show). A name one of these templates sets
@@ -329,7 +340,7 @@ def _names_read(env: Environment, name: str) -> _Reads | None:
     assigned: set[str] = set()
     attributes: set[str] = set()
     whole_viewer = False
-    seen: set[str] = set()
+    seen: set[str] = set(leave_out)
     todo = [name]
     while todo:
         current = todo.pop()
@@ -384,7 +395,8 @@ def _projection(snap: Snapshot, viewer: Viewer) -> tuple[Any, ...] | None:
     env = current_app.jinja_env
     if viewer.readonly and viewer.mode == "spectator" or env.auto_reload:
         return None
-    found = _names_read(env, _screen(snap).board_template)
+    silent = frozenset() if is_over(snap.table.game, snap.state) else _SILENT_WHILE_ON
+    found = _names_read(env, _screen(snap).board_template, silent)
     if found is None:
         return None
     reads = found.names
