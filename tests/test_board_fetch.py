@@ -148,8 +148,11 @@ def test_phones_that_see_one_board_get_the_bytes_of_one_compression(
     app, store, new_client_phone, make_table, monkeypatch
 ):
     """Four phones passed round the table see one board: it is compressed once
-    for each encoding asked for, and every phone gets those very bytes."""
-    from companion.web import board_fetch
+    for each encoding asked for, the entry's own answer included, and every
+    phone gets those very bytes."""
+    import flask_compress.flask_compress
+
+    from companion.web import shared_bytes
 
     made: list[str] = []
 
@@ -157,14 +160,20 @@ def test_phones_that_see_one_board_get_the_bytes_of_one_compression(
         made.append(encoding)
         return compress_data(app_, data, encoding)
 
-    compress_data = board_fetch._compress_data
-    monkeypatch.setattr(board_fetch, "_compress_data", counted)
+    compress_data = shared_bytes._compress_data
+    monkeypatch.setattr(shared_bytes, "_compress_data", counted)
+    monkeypatch.setattr(flask_compress.flask_compress, "_compress_data", counted)
     table = make_table("scorepad", FOUR)
     phones = [new_client_phone().undecided() for _ in range(4)]
     for phone in phones:
         assert phone.post(f"/t/{table.token}/me", {"mode": "shared"}).status_code == 200
-    store.act(table.token, store.version(table.token), {"type": "AddRound", "scores": [1, 2, 3, 4]})
-    path = f"/t/{table.token}/poll?v=0"
+    version = store.version(table.token)
+    fields = {"csrf_token": phones[0].csrf, "version": str(version), "action": "add-round"}
+    fields |= {f"score{n}": str(n) for n in range(4)}
+    headers = {"HX-Request": "true", "Accept-Encoding": "br"}
+    entry = phones[0].client.post(f"/t/{table.token}/act", data=fields, headers=headers)
+    assert entry.status_code == 200 and entry.headers["Content-Encoding"] == "br"
+    path = f"/t/{table.token}/poll?v={version}"
     answers = {
         encoding: [
             call(fetches(app), path, session_cookie(p), {"Accept-Encoding": encoding})
@@ -173,6 +182,7 @@ def test_phones_that_see_one_board_get_the_bytes_of_one_compression(
         for encoding in ("br", "gzip", "")
     }
     assert sorted(made) == ["br", "gzip"]
+    assert answers["br"][0][2] == entry.get_data()
     for encoding, same in answers.items():
         assert all(answer == same[0] for answer in same), encoding
         status, _, body = same[0]

@@ -30,8 +30,9 @@ from typing import Any
 from flask import Flask, Response, request, session
 from werkzeug.http import http_date
 
-from . import compress, security_headers
+from . import security_headers
 from . import table as table_views
+from .shared_bytes import COMPRESSION_KNOWN, chosen_encoding, encoded
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -50,13 +51,6 @@ _CONDITIONAL = (
     "HTTP_IF_RANGE",
     "HTTP_RANGE",
 )
-
-try:  # Flask-Compress's own choice of encoding and its compressors, so the bytes are its
-    from flask_compress.flask_compress import _choose_algorithm, _compress_data
-
-    COMPRESSION_KNOWN = True
-except ImportError:  # pragma: no cover - another Flask-Compress: Flask answers every fetch
-    COMPRESSION_KNOWN = False
 
 
 class BoardFetches:
@@ -107,7 +101,7 @@ class BoardFetches:
 
     def _plain(self, answer: Any, accept: str) -> Answer | None:
         """A 204 or a board, with Flask's headers; None for any other answer."""
-        encoding = _choose_algorithm(compress.enabled_algorithms, accept)
+        encoding = chosen_encoding(accept)
         if isinstance(answer, Response):
             if answer.status_code != 204 or len(answer.headers) != 1:  # e.g. HX-Redirect
                 return None
@@ -116,19 +110,8 @@ class BoardFetches:
         body, status = answer
         if status != 200 or not isinstance(body, str):
             return None
-        # A shared render (table.py) goes to every phone with its key as is:
-        # encoded for the first, its bytes kept for the others.
-        made = body.compressed if isinstance(body, table_views.SharedRender) else {}
-        asked = encoding or ""
-        found = made.get(asked)
-        if found is None:
-            data = body.encode()
-            if encoding is not None and len(data) < self.app.config["COMPRESS_MIN_SIZE"]:
-                encoding = None
-            if encoding is not None:
-                data = _compress_data(self.app, data, encoding)
-            found = made[asked] = (data, encoding)
-        data, encoding = found
+        # A shared render: encoded for the first phone, its bytes kept for the rest.
+        data, encoding = encoded(self.app, body, encoding)
         return [data], "200 OK", self._headers(len(data), encoding)
 
     def _headers(self, length: int | None, encoding: str | None) -> Headers:

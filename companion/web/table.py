@@ -49,6 +49,7 @@ from . import csrf_token, has_csrf_token, sentence, store
 from .follow import follow_url
 from .games import FormError, FormPrompt, Screen
 from .games import load as load_screens
+from .shared_bytes import COMPRESSION_KNOWN, SharedRender, chosen_encoding, encoded
 from .viewer import (
     Viewer,
     device_id,
@@ -228,10 +229,10 @@ def render_board(
 # CSRF token at all (its fields are empty: htmx sends the page's token as a
 # header, and app.js fills the fields for a form sent without htmx), so the
 # phones with one projection and one viewer key get the very same string,
-# a ``SharedRender``, whose compressed bytes the board-fetch path makes once
-# (board_fetch.py). A full page gets this phone's token back. Only for plain
-# polls (no query but ``v``) and for the board a successful write answers with
-# (the next fetches ask for exactly that version). The key also holds the page
+# a ``SharedRender``, whose compressed bytes are made once (shared_bytes.py).
+# A full page gets this phone's token back. Only for plain polls (no query
+# but ``v``) and for the board a successful write answers with (the next
+# fetches ask for exactly that version). The key also holds the page
 # address htmx reports (Venture's shared phone keeps the bidder there), so a
 # phone never gets a board rendered for anybody who may see something else.
 # The "who are you" bars are kept here too, one per table version and viewer
@@ -284,22 +285,6 @@ _NEVER_SHARED = frozenset({"session", "g"})
 
 def _without_tokens(html: str, slot: str = _CSRF_SLOT) -> str:
     return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{slot}{m[2] or m[4]}", html)
-
-
-class SharedRender(str):
-    """A board fragment served as is to every phone with its cache key.
-
-    The board-fetch path keeps its bytes on it (``compressed``: for each
-    encoding asked for, the bytes and the encoding used), so they live and go
-    with the render."""
-
-    compressed: dict[str, tuple[bytes, str | None]]
-
-    @classmethod
-    def of(cls, html: str) -> SharedRender:
-        shared = cls(html)
-        shared.compressed = {}
-        return shared
 
 
 @dataclass(frozen=True)
@@ -626,8 +611,23 @@ def _write(token: str, do: Any) -> Any:
     except (FormError, TableError) as exc:
         return render_board(store().snapshot(token), error=_not_entered(str(exc)), status=422)
     if _is_htmx():
-        return render_polled_board(after, viewer=viewer_from(after, device, read.facts))
+        board = render_polled_board(after, viewer=viewer_from(after, device, read.facts))
+        return _encoded_once(*board)
     return redirect(url_for("table.page", token=token), code=303)
+
+
+def _encoded_once(body: Any, status: int) -> Any:
+    """A shared board as the response, already in the encoding Flask-Compress
+    would choose (it leaves an encoded answer alone): the entry's answer and
+    the other phones' fetches of the same board share one compression."""
+    if not isinstance(body, SharedRender) or not COMPRESSION_KNOWN:
+        return body, status
+    encoding = chosen_encoding(request.headers.get("Accept-Encoding", ""))
+    data, encoding = encoded(current_app, body, encoding)
+    response = Response(data, status=status, content_type="text/html; charset=utf-8")
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    return response
 
 
 def _not_entered(message: str) -> str:
