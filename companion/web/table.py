@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import os
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -250,7 +249,7 @@ _CSRF_SLOT = "\x00csrf\x00"  # a NUL never occurs in a rendered page
 _WHO_SLOT = "\x00who\x00"
 # Every CSRF token a board carries (form fields, htmx headers): the cached copy
 # keeps none of them, whichever token the rendering request happened to sign.
-_CSRF_VALUES = re.compile(r'(name="csrf_token" value=")[^"]*(")|(CSRF-Token": ")[^"]*(")')
+_CSRF_VALUES = ('name="csrf_token" value="', 'CSRF-Token": "')  # each up to the next quote
 
 # What a game's board template may read and still be shared between phones
 # (board_context's names that are the same for every phone with one
@@ -284,7 +283,20 @@ _NEVER_SHARED = frozenset({"session", "g"})
 
 
 def _without_tokens(html: str, slot: str = _CSRF_SLOT) -> str:
-    return _CSRF_VALUES.sub(lambda m: f"{m[1] or m[3]}{slot}{m[2] or m[4]}", html)
+    # str.split finds the markers far faster than a regular expression with
+    # two alternatives, which tries every position of a 10,000-character board.
+    for marker in _CSRF_VALUES:
+        first, *rest = html.split(marker)
+        if rest:
+            html = first + "".join(marker + _token_cut(piece, slot) for piece in rest)
+    return html
+
+
+def _token_cut(piece: str, slot: str) -> str:
+    """``piece`` (what follows a token's opening quote) with the token up to
+    its closing quote made ``slot``; unchanged if it never closes."""
+    end = piece.find('"')
+    return piece if end < 0 else slot + piece[end:]
 
 
 @dataclass(frozen=True)
