@@ -533,3 +533,63 @@ def test_tokens_are_cut_exactly_where_the_pattern_finds_them(page, slot):
     pattern = re.compile(r'(name="csrf_token" value=")[^"]*(")|(CSRF-Token": ")[^"]*(")')
     expected = pattern.sub(lambda m: f"{m[1] or m[3]}{slot}{m[2] or m[4]}", page)
     assert table_views._without_tokens(page, slot) == expected
+
+
+# --- route matching leaves no garbage (companion/web/routing.py) -------------------
+
+
+def test_a_route_match_leaves_no_garbage_for_the_cycle_collector(app):
+    """werkzeug's own matcher leaves a reference cycle a match: a serving
+    process remembers each address's match, so a fetch leaves none."""
+    import gc
+
+    adapter = app.url_map.bind("localhost")
+    adapter.match("/t/sometoken/poll", "GET")  # the first match of an address is werkzeug's
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(50):
+            assert adapter.match("/t/sometoken/poll", "GET") == (
+                "table.poll",
+                {"token": "sometoken"},
+            )
+        gc.collect()
+        left = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
+
+
+def test_remembered_matches_are_werkzeugs_own(app):
+    """Every rule's address, and addresses that fail in each way, match (or
+    fail) exactly as in a plain werkzeug map of the same rules."""
+    from werkzeug.exceptions import HTTPException
+    from werkzeug.routing import Map, RequestRedirect
+
+    plain = Map([rule.empty() for rule in app.url_map.iter_rules()])
+    ours, theirs = app.url_map.bind("localhost"), plain.bind("localhost")
+
+    def outcome(adapter, path: str, method: str) -> Any:
+        try:
+            return ("matched", *adapter.match(path, method))
+        except RequestRedirect as redirect:
+            return ("redirect", redirect.new_url)
+        except HTTPException as refused:
+            return (type(refused).__name__, getattr(refused, "valid_methods", None))
+
+    addresses = []
+    for rule in app.url_map.iter_rules():
+        values = {name: "x1" for name in rule.arguments}
+        values |= {name: 3 for name, c in rule._converters.items() if c.regex == r"\d+"}
+        path = ours.build(rule.endpoint, values, append_unknown=False)
+        addresses += [(path, m) for m in sorted(rule.methods or {"GET"})]
+    addresses += [("/no/such/page", "GET"), ("/t/x1/poll", "DELETE"), ("/t/x1/poll/", "GET")]
+    for path, method in addresses * 2:  # the second time from what was kept
+        first = outcome(ours, path, method)
+        assert first == outcome(theirs, path, method), (path, method)
+        if first[0] == "matched" and first[2]:
+            ours.match(path, method)[1].clear()  # a request's own copy of the arguments
+            assert outcome(ours, path, method) == first

@@ -27,6 +27,7 @@ from companion.tables.store import Store
 
 from . import games as screens
 from .ratelimit import limiter
+from .routing import remember_matches
 from .sessions import RememberingSessionInterface
 from .stream import init_stream
 from .words import for_players, with_article, without_ids
@@ -299,6 +300,7 @@ def init_web(app: Flask) -> None:
     for name in BLUEPRINTS:
         module = importlib.import_module(f"{__name__}.{name}")
         app.register_blueprint(module.bp)
+    remember_matches(app)  # every route is in: no per-request garbage (routing.py)
     from .board_fetch import init_board_fetches  # it reads the views: after them
 
     init_board_fetches(app)  # a phone's board fetch, in front of Flask (board_fetch.py)
