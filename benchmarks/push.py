@@ -356,6 +356,14 @@ async def stream_loop(table: Table, index: int, stats: Stats, ready: Any, end: f
             writer.close()
 
 
+async def loop_lag(lags: list[float], end: float) -> None:
+    """How late this client's own event loop wakes (ms): a late wake delays
+    every answer it reads, and would be timed as the server's delivery."""
+    while (asked := time.perf_counter()) < end:
+        await asyncio.sleep(0.01)
+        lags.append((time.perf_counter() - asked - 0.01) * 1000)
+
+
 async def until(end: float, job: Any) -> None:
     """Run ``job`` until the run ends (a stream never ends by itself)."""
     with contextlib.suppress(TimeoutError):
@@ -397,6 +405,8 @@ async def run(kind: str, port: int, root: int, args: argparse.Namespace, tables:
     stats.delivery_ms.clear()
     stats.errors.clear()
     measured_from = time.perf_counter()
+    lags: list[float] = []
+    running.append(asyncio.ensure_future(loop_lag(lags, end)))
     running += [
         asyncio.ensure_future(until(end, enter(table, index, stats, end, entry_every)))
         for table in opened
@@ -422,6 +432,7 @@ async def run(kind: str, port: int, root: int, args: argparse.Namespace, tables:
         "cpu_per_process_s": list(cpu.values()),
         "server_cpu_s": round(server_cpu(root) - all_cpu_before, 2),
         "client_cpu_s": round(time.process_time() - client_before, 2),
+        "client_loop_lag_ms": percentiles(lags),
         "peak_rss_mb": [peak_rss_mb(pid) for pid in processes],
     }
 
@@ -492,6 +503,7 @@ def run_once(args: argparse.Namespace, tables: int) -> dict[str, Any]:
             "server_cores_used": round(found["server_cpu_s"] / seconds, 2),
             "load_client": found["client_cpu_s"],
         },  # fmt: skip
+        "client_loop_lag_ms": found["client_loop_lag_ms"],
         "peak_rss_mb_per_app_process": found["peak_rss_mb"],
         "held": held,
         "rule": f"0 errors and delivery p95 <= {DELIVERY_P95_MS:g} ms",

@@ -323,3 +323,5 @@ def test_the_push_benchmark_runs_and_reports_every_figure(tmp_path):
     assert report["entries"] >= 1 and report["delivery_ms"]["count"] >= 1
     assert len(report["peak_rss_mb_per_app_process"]) == 1
     assert report["held"] == (result.returncode == 0)
+    # The client's own loop was watched (about every 10 ms) while it measured.
+    assert report["client_loop_lag_ms"]["count"] >= 100
