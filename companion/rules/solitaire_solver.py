@@ -319,10 +319,9 @@ class _Scores:
 
 
 # A successor: (change in score, step, piles, face-down counts, cards dealt,
-# key, in order) where ``in order`` is the position in pile order with its
-# real face-down counts (:func:`_layout_bytes`), or None when that is the key
-# itself (so the search need not keep it apart).
-_Child = tuple[float, _Step, _Piles, _Hidden, int, bytes, bytes | None]
+# key). (Until s9 it also carried the position in pile order with its real
+# face-down counts, which no search read: building it cost some 4 % of a beam.)
+_Child = tuple[float, _Step, _Piles, _Hidden, int, bytes]
 _NOTHING_SEEN: frozenset[bytes] = frozenset()
 
 
@@ -363,8 +362,6 @@ def _children(
     # No deals left: keys are the piles sorted, each led by its count.
     chunks = [bytes((h,)) + p for h, p in zip(canon, piles, strict=True)] if no_deals else []
     header = b"" if no_deals else bytes((dealt, *canon))
-    plain_here = not no_deals and tuple(canon) == hidden
-    real_here = bytes((dealt, *hidden))
     # The highest top card of each suit (0 for none), and whether a pile is
     # empty: most runs go nowhere, and are passed over on these alone.
     # ``targets[suit]``: the piles a card of that suit may go onto, in pile
@@ -406,19 +403,16 @@ def _children(
                 lifted = -base[card]
             if new_h == h:  # nothing turned up: the pile's canonical count stays
                 new_hidden, rest_canon = hidden, canon[s]
-                child_header, plain, real_header = header, plain_here, real_here
+                child_header = header
             else:
                 new_hidden = hidden[:s] + (new_h,) + hidden[s + 1 :]
-                real_header = bytes((dealt, *new_hidden))
                 rest_canon = canonical_hidden(rest, new_h) if new_h else 0
                 if not no_deals:
                     child_canon = canon.copy()
                     child_canon[s] = rest_canon
-                    plain = tuple(child_canon) == new_hidden
                     child_header = bytes((dealt, *child_canon))
             if no_deals:
                 rest_chunk = bytes((rest_canon,)) + rest
-                plain = False
             space_done = False
             for t, top in targets[card >> 4]:
                 if top:
@@ -433,7 +427,6 @@ def _children(
                 new_piles = list(piles)
                 new_piles[s] = rest
                 new_piles[t] = piles[t] + moving
-                joined = b"\xff".join(new_piles)
                 if no_deals:
                     sorted_chunks = chunks.copy()
                     sorted_chunks[s] = rest_chunk
@@ -441,29 +434,24 @@ def _children(
                     sorted_chunks.sort()
                     key = b"\xfe" + b"\xff".join(sorted_chunks)
                 else:
-                    key = child_header + joined
+                    key = child_header + b"\xff".join(new_piles)
                 if key in seen:
                     continue
-                in_order = None if plain else real_header + joined
-                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key, in_order
+                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key
     if not no_deals:
         deal = hand[dealt : dealt + width]
         change = -scores.weights.in_hand * width
         for pile, card in zip(piles, deal, strict=True):
             change += link[pile[-1]][card] if pile else base[card]
         dealt_piles = tuple(p + deal[i : i + 1] for i, p in enumerate(piles))
-        joined = b"\xff".join(dealt_piles)
         if dealt + width >= hand_len:  # the last deal
             key = b"\xfe" + b"\xff".join(
                 sorted(bytes((h,)) + p for h, p in zip(canon, dealt_piles, strict=True))
             )
-            plain = False
         else:
-            key = bytes((dealt + width, *canon)) + joined
-            plain = plain_here
+            key = bytes((dealt + width, *canon)) + b"\xff".join(dealt_piles)
         if key not in seen:
-            in_order = None if plain else bytes((dealt + width, *hidden)) + joined
-            yield change, _DEAL, dealt_piles, hidden, dealt + width, key, in_order
+            yield change, _DEAL, dealt_piles, hidden, dealt + width, key
 
 
 # A queue entry is one int that sorts exactly like the tuple (priority,
@@ -553,7 +541,7 @@ class _Search:
         depth = round(priority - greed * score) + 1  # moves made, once this one is
         piles, hidden, dealt = self.position(ident)
         entry_of, push = self._entry, heapq.heappush
-        for change, step, c_piles, c_hidden, c_dealt, c_key, _ in _children(
+        for change, step, c_piles, c_hidden, c_dealt, c_key in _children(
             piles,
             hidden,
             dealt,
@@ -650,7 +638,7 @@ class _Dive:
                 stack.pop()
                 del path[-3:]  # the start's frame has no step: path is empty then
                 continue
-            _, step, piles, hidden, dealt, key, _ = children.pop()
+            _, step, piles, hidden, dealt, key = children.pop()
             if key in seen:
                 continue
             seen.add(key)
@@ -706,7 +694,7 @@ class _Beam:
         # While deals are left the key holds the canonical face-down counts,
         # which _children would otherwise work out again (7 % of a beam).
         canon = None if dealt == len(hand) else list(key[1 : 1 + len(piles)])
-        for change, step, c_piles, c_hidden, c_dealt, c_key, _ in _children(
+        for change, step, c_piles, c_hidden, c_dealt, c_key in _children(
             piles, hidden, dealt, hand, self.scores, seen, canon
         ):
             seen.add(c_key)  # before the next child: see _children
@@ -765,7 +753,7 @@ def _shortcut(state: State, line: tuple[Move | Deal, ...]) -> tuple[Move | Deal,
     i = 0
     while i < len(line):
         best, step = i + 1, line[i]
-        for _, c_step, c_piles, c_hidden, c_dealt, _, _ in _children(*here[i], hand, scores):
+        for _, c_step, c_piles, c_hidden, c_dealt, _ in _children(*here[i], hand, scores):
             j = where.get(_layout_bytes(c_piles, c_hidden, c_dealt), 0)
             if j > best:
                 best, step = j, _action(c_step)
