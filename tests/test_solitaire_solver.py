@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.rules import solitaire, solitaire_solver
 from companion.rules.solitaire import Deal, Layout, Move, from_position, new_game
-from companion.rules.solitaire_solver import LOST, SEARCHES, UNKNOWN, WON, hint, solve
+from companion.rules.solitaire_solver import LOST, SEARCHES, UNKNOWN, WON, Beam, hint, solve
 
 # Small decks (fewer ranks and suits) where a plain search can see every position.
 TWO_SUITS = Layout(ranks=4, suits=2, pile_sizes=(2, 1, 2), deals=1)
@@ -329,10 +329,14 @@ def test_the_depth_first_search_alone_wins_full_deals_and_its_lines_replay(seed,
 
 
 def test_the_depth_first_search_counts_against_the_memory_cap():
+    """At its own cost: a cap of 5,000 best-first positions holds 7,500 of
+    its leaner ones (the start and the 7,499 it expanded)."""
     found = solve(
         new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000, beams=()
     )
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+    lean = 5000 * solitaire_solver.POSITION_BYTES // solitaire_solver.LEAN_POSITION_BYTES
+    assert found.nodes + 1 == lean == 7500
     assert found.best_line == ()  # it keeps no best position: hints come from the others
 
 
@@ -401,6 +405,50 @@ def test_a_beam_wins_a_deal_the_complete_searches_left_undecided_after_60_s():
     assert solitaire.replay(game, found.moves).won
 
 
+def test_a_beam_that_shares_its_width_by_deals_wins_where_a_plain_one_runs_dry():
+    """Deal 1068 (held out, like every deal from 1001): a plain 160-wide beam
+    runs dry, every position it kept having dealt at the same moments; one
+    that keeps an equal share for each number of deals made wins it."""
+    game = new_game(seed=1068)
+    alone = {"budget": 600, "max_nodes": 100_000, "searches": (), "dive_after": None}
+    plain = solve(game, beams=(160,), **alone)
+    assert (plain.result, plain.nodes) == (UNKNOWN, 10_160)
+    shared = solve(game, beams=(Beam(160, by_deals=True),), **alone)
+    assert (shared.result, shared.nodes) == (WON, 11_708)
+    assert solitaire.replay(game, shared.moves).won
+
+
+def node(dealt: int, score: float = 0.0) -> tuple:
+    """A beam's position with only what _keep_by_deals reads."""
+    return (score, (), (), dealt, None, bytes((dealt,)))
+
+
+@pytest.mark.parametrize(
+    ("dealt", "width", "kept"),
+    [
+        ([0, 0, 0, 6, 0, 6, 12], 6, [0, 0, 6, 6, 12]),  # a share of 2; 12 leaves one empty
+        ([6, 6, 6, 6], 3, [6, 6, 6]),  # one count: a plain beam
+        ([0, 6, 12, 18], 2, [0, 6, 12, 18]),  # a share of at least 1 (the beam cuts to 2)
+        ([], 10, []),
+    ],
+)
+def test_a_shared_out_beam_keeps_the_best_of_each_count_in_their_order(dealt, width, kept):
+    ranked = [node(d, score=i) for i, d in enumerate(dealt)]
+    got = solitaire_solver._keep_by_deals(ranked, width)
+    assert [n[3] for n in got] == kept
+    assert [n[0] for n in got] == sorted(n[0] for n in got)  # the ranking's order
+
+
+@given(st.lists(st.sampled_from([0, 6, 12, 18, 24, 30]), max_size=60), st.integers(1, 40))
+def test_a_shared_out_beam_gives_every_count_its_share(dealt, width):
+    ranked = [node(d, score=i) for i, d in enumerate(dealt)]
+    got = solitaire_solver._keep_by_deals(ranked, width)
+    share = max(1, width // len(set(dealt))) if dealt else 0
+    for count in set(dealt):
+        expected = [n for n in ranked if n[3] == count][:share]
+        assert [n for n in got if n[3] == count] == expected
+
+
 def test_a_beam_that_finds_nothing_proves_nothing():
     """A beam throws positions away: when it runs dry the answer is the
     complete searches', and with none of them it stays unknown, never lost."""
@@ -410,7 +458,9 @@ def test_a_beam_that_finds_nothing_proves_nothing():
     assert solve(game, budget=2, beams=(10,)).result == LOST
     for seed in range(12):  # reduced decks, some of them lost (see the agreement test)
         small = new_game(seed=seed, layout=THREE_SUITS)
-        alone = solve(small, budget=60, beams=(1, 4), searches=(), dive_after=None)
+        alone = solve(
+            small, budget=60, beams=(1, Beam(4, by_deals=True)), searches=(), dive_after=None
+        )
         assert alone.result in (WON, UNKNOWN)
         if alone.result == UNKNOWN:
             assert alone.stopped_by == "nodes" and alone.moves == ()
@@ -461,16 +511,17 @@ def test_the_wide_beams_take_turns_with_the_best_first_searches(monkeypatch):
 def test_the_best_first_searches_go_on_between_two_narrow_beams(monkeypatch):
     """Deal 574: the best-first searches win it within 1,020 positions, but
     every beam up to 160 wide fails on it first. With their turns between
-    the beams it is won within 6,310 positions; without, 28,789 (5,561 and
+    the beams it is won within 6,310 positions; without, 43,261 (5,561 and
     30,711 before the second 10-wide beam, s8, which fails on it too; 31,460
-    before the beams of 160 and up shared their width out by deals, s10)."""
+    before the second 160-wide beam, which shares its width out by deals,
+    s10)."""
     game = new_game(seed=574)
     assert solve(game, budget=600, max_nodes=60_000, beams=()).nodes == 1020
     found = solve(game, budget=600, max_nodes=60_000)
     assert (found.result, found.nodes) == (WON, 6310)
     assert solitaire.replay(game, found.moves).won
     monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
-    assert solve(game, budget=600, max_nodes=60_000).nodes == 28_789
+    assert solve(game, budget=600, max_nodes=60_000).nodes == 43_261
 
 
 def test_deal_570_which_the_solver_leaves_undecided_after_60_s_can_be_won():

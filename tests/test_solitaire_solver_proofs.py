@@ -184,7 +184,7 @@ def test_positions_the_solver_merges_have_the_same_verdict(seed, walk, small):
 def test_the_memory_bound_is_stated_and_ends_in_unknown_never_lost():
     assert MAX_POSITIONS * POSITION_BYTES <= MEMORY_LIMIT_BYTES <= 1 << 30
     # A small cap on a deal far too big to search: the search stops at it.
-    found = solve(new_game(seed=6), budget=600, max_positions=20_000)
+    found = solve(new_game(seed=6), budget=600, max_positions=10_000)
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
     # Even on a deal built to be lost, a cap reached first is no proof.
     capped = solve(crossed_queens(), budget=600, max_positions=3)

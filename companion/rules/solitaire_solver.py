@@ -77,15 +77,20 @@ _TURN = 32  # expansions one search makes before the other takes its turn
 # Memory. A best-first position costs 225 bytes (its key, its entry in the
 # table of seen keys, the way back, its queue entry: the growth of
 # ``resource.getrusage``'s peak over 3,728,270 positions of deal 70, 801 MiB),
-# a depth-first one less (its key and table entry), a beam's about 150 (its
-# key and table entry, and the successors of one move number: 119 MiB for
-# 831,313 positions at width 2,560, 273 MiB for 1,864,135 at 10,240; a wide
-# beam gives up at half the cap). So 3,728,270 positions,
-# counted over all the searches, keep one solve under 1 GiB (about 830 MiB
-# with the interpreter). Reaching the cap ends the search "unknown", never
+# a depth-first one 146-150 (its key and table entry: 7,182,000 positions of
+# deal 341, s9), a beam's about 150 (its key and table entry, and the
+# successors of one move number: 119 MiB for 831,313 positions at width
+# 2,560, 273 MiB for 1,864,135 at 10,240; a wide beam gives up at half the
+# cap). Each kind is counted at its own cost, rounded up by the same 28 %
+# (until s10 every position was counted at 288 bytes, and the long searches
+# stopped at the cap with a third of it unused), and all the searches
+# together stop at MEMORY_LIMIT_BYTES: 1 GiB, about 830 MiB measured, with
+# the interpreter. ``max_positions`` (of :func:`solve`) states the cap in
+# best-first positions. Reaching the cap ends the search "unknown", never
 # "lost": a search that stopped early has not covered every position.
 MEMORY_LIMIT_BYTES = 1 << 30
-POSITION_BYTES = 288  # the measured 225, rounded up for safety
+POSITION_BYTES = 288  # a best-first position: the measured 225, rounded up for safety
+LEAN_POSITION_BYTES = 192  # a depth-first or beam position: the measured 150, likewise
 MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # The beams' widths, tried in turn: doubling up to BEAM_ALONE (a failed
 # narrow beam costs half the next), then four times (the wide ones take
@@ -193,7 +198,9 @@ class Beam:
 # a 640-wide one 16 against 25, a 2,560-wide one 27 against 31 (and it wins
 # deals 243, 310 and 990, which nothing had won before). Narrower beams
 # lose by it: at width 10, 82 plainly against 16 (a share of 1 or 2 a
-# count), at 40, 145 against 136.
+# count), at 40, 145 against 136. The plain 160-wide beam stays, as a twin
+# (one rung): without it five deals of 1-1000 that it wins in 0.6 s took
+# 2-6 s (the v6 run).
 BeamSpec = int | Beam
 BEAMS: tuple[BeamSpec, ...] = (
     10,
@@ -201,6 +208,7 @@ BEAMS: tuple[BeamSpec, ...] = (
     20,
     40,
     80,
+    160,
     Beam(160, by_deals=True),
     Beam(640, by_deals=True),
     Beam(2560, by_deals=True),
@@ -522,6 +530,8 @@ class _Search:
     flat arrays, and one int in the queue.
     """
 
+    position_bytes = POSITION_BYTES
+
     def __init__(self, weights: Weights, state: State) -> None:
         layout = state.layout
         self.scores = _Scores(weights, layout.ranks)
@@ -632,6 +642,8 @@ class _Dive:
     means every position reachable from the start was expanded.
     """
 
+    position_bytes = LEAN_POSITION_BYTES
+
     def __init__(self, weights: Weights, state: State) -> None:
         layout = state.layout
         self.scores = _Scores(weights, layout.ranks)
@@ -692,8 +704,11 @@ class _Beam:
     the same cost) it wanders among short lines before it goes deep. A beam
     compares only positions as far along as each other, so it always goes
     deeper. It is not complete: ``done`` means it ran out of positions to
-    keep, which proves nothing.
+    keep, which proves nothing. With ``by_deals`` it keeps an equal share
+    of ``width`` for each number of deals made (:func:`_keep_by_deals`).
     """
+
+    position_bytes = LEAN_POSITION_BYTES
 
     def __init__(
         self, weights: Weights, state: State, width: int, *, by_deals: bool = False
@@ -902,6 +917,7 @@ def _search(
     beam_line: tuple[Move | Deal, ...] = ()
     beam: _Beam | None = None  # the wide beam taking turns, once there is one
     wide = [spec for spec in beams if _width(spec) > BEAM_ALONE]
+    cap = max_positions * POSITION_BYTES  # the memory all the searches may hold
 
     def turns(until: float) -> Solution | None:
         """Turns of the complete searches (and of the wide beam, if any)
@@ -914,18 +930,18 @@ def _search(
                 dive_after = None
             if not runs:
                 return None  # no complete search was asked for
-            beam_size = 0 if beam is None else beam.size
+            beam_bytes = 0 if beam is None else _bytes(beam)
             for run in runs:
-                # Only this search grows during its turn: the others' count is fixed.
-                others = sum(r.size for r in runs if r is not run) + beam_size
+                # Only this search grows during its turn: the others' memory is fixed.
+                others = sum(_bytes(r) for r in runs if r is not run) + beam_bytes
+                room = (cap - others) // run.position_bytes  # positions it may hold
                 for _ in range(_TURN):
                     line = run.won_line
                     if line is not None:
                         return Solution(WON, line, 0.0, nodes, line)
                     if not run.queue:  # exhausted, and not won (just above)
                         return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
-                    stop = _stop(nodes >= node_cap, clock() >= deadline,
-                                 others + run.size >= max_positions)  # fmt: skip
+                    stop = _stop(nodes >= node_cap, clock() >= deadline, run.size >= room)
                     if stop:
                         best = _best_line(firsts) or beam_line
                         return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
@@ -933,17 +949,17 @@ def _search(
                     nodes += 1
             if beam is None:
                 continue
-            others = sum(r.size for r in runs)
+            others = sum(_bytes(r) for r in runs)
+            room = (cap - others) // beam.position_bytes
             for _ in range(_TURN):
                 if beam.won_line is not None:
                     return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
-                if beam.done or beam.size >= max_positions // 2:
+                if beam.done or _bytes(beam) >= cap // 2:
                     # Ran dry, or holds half the memory the complete searches may
                     # need: the next width (a fresh table), or no beam any more.
                     beam = _beam(wide.pop(0), state) if wide else None
                     break
-                stop = _stop(nodes >= node_cap, clock() >= deadline,
-                             others + beam.size >= max_positions)  # fmt: skip
+                stop = _stop(nodes >= node_cap, clock() >= deadline, beam.size >= room)
                 if stop:
                     best = _best_line(firsts) or beam_line
                     return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
@@ -955,7 +971,8 @@ def _search(
     began = nodes
     for i, spec in enumerate(narrows):
         narrow = _beam(spec, state)
-        held = sum(r.size for r in runs)  # the complete searches' positions so far
+        # The positions it may hold beside the complete searches' so far.
+        room = (cap - sum(_bytes(r) for r in runs)) // narrow.position_bytes
         while not narrow.done:
             if narrow.won_line is not None:
                 return Solution(WON, narrow.won_line, 0.0, nodes, narrow.won_line)
@@ -964,7 +981,7 @@ def _search(
                 stop = "nodes" if nodes >= node_cap else "time"
                 best = _best_line(firsts) or narrow.best_line
                 return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
-            if now >= beams_until or held + narrow.size >= max_positions:
+            if now >= beams_until or narrow.size >= room:
                 break  # the complete searches' turn
             narrow.expand()
             nodes += 1
@@ -992,6 +1009,11 @@ def _search(
     if found is None:  # no complete search was asked for: nothing proves a loss
         return Solution(UNKNOWN, (), 0.0, nodes, beam_line, "nodes")
     return found
+
+
+def _bytes(run: _Search | _Dive | _Beam) -> int:
+    """The memory a search holds, as MAX_POSITIONS counts it."""
+    return run.size * run.position_bytes
 
 
 def _best_line(runs: list[_Search]) -> tuple[Move | Deal, ...]:
