@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.rules import actions, solitaire
+from companion.rules import actions, solitaire, solitaire_deals
 from companion.rules.solitaire_solver import solve
 
 DEAL = 20  # a deal the solver wins in a few hundred positions
@@ -188,6 +188,19 @@ def test_winnable_check_also_judges_the_start_when_here_is_not_a_yes(
     assert f"Most deals can be won: {solitaire_pages.solver_odds()} of the deals tested" in html
     assert "From the start of the deal: Yes: with every card known" in html
     assert calls[1] == solitaire.new_game(DEAL)
+
+
+@pytest.mark.parametrize(
+    ("won", "tested", "said"),
+    [(9_803, 10_000, "98.0 %"), (9_969, 10_000, "99.6 %"), (9_999, 10_000, "99.9 %"),
+     (10, 10, "100.0 %"), (0, 0, "0.0 %")],
+)  # fmt: skip
+def test_the_share_won_never_rounds_up_to_every_deal(monkeypatch, won, tested, said):
+    from companion.web import solitaire_pages
+
+    table = solitaire_deals.DealTable({"easy": tuple(range(1, won + 1))}, (1, 2), tested)
+    monkeypatch.setattr(solitaire_pages.solitaire_deals, "load", lambda: table)
+    assert solitaire_pages.solver_odds() == said
 
 
 def test_hint_and_winnable_agree_because_they_share_the_winning_lines_found(
