@@ -193,7 +193,7 @@ def test_winnable_check_also_judges_the_start_when_here_is_not_a_yes(
 @pytest.mark.parametrize(
     ("won", "tested", "said"),
     [(9_803, 10_000, "98.0 %"), (9_969, 10_000, "99.6 %"), (9_999, 10_000, "99.9 %"),
-     (10, 10, "100.0 %"), (0, 0, "0.0 %")],
+     (10, 10, "100.0 %"), (0, 0, "0.0 %"), (29, 100, "29.0 %"), (2, 3, "66.6 %")],
 )  # fmt: skip
 def test_the_share_won_never_rounds_up_to_every_deal(monkeypatch, won, tested, said):
     from companion.web import solitaire_pages
