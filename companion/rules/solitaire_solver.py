@@ -269,6 +269,8 @@ _Piles = tuple[bytes, ...]
 _Hidden = tuple[int, ...]
 _Step = bytes  # (source, target, count) as 3 bytes; 255 255 0 is a deal
 _DEAL: _Step = b"\xff\xff\x00"
+# Every move's step, made once: ``_STEPS[source][target][count]``.
+_STEPS = [[[bytes((s, t, c)) for c in range(64)] for t in range(16)] for s in range(16)]
 
 
 def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
@@ -434,14 +436,18 @@ def _children(
         n = len(pile)
         if not n:
             continue
+        # The run's cards rise by one from the top down, so those with a
+        # higher card of their suit on top somewhere are the top ``most``;
+        # with a space, every one of them may move.
+        most = n if space else highest[pile[-1] >> 4] - pile[-1]
+        if most <= 0:
+            continue  # nowhere to go: the run need not even be measured
         h = hidden[s]
         run = 1
-        while n - run - 1 >= h and pile[n - run - 1] == pile[n - run] + 1:
+        while run < most and n - run - 1 >= h and pile[n - run - 1] == pile[n - run] + 1:
             run += 1
         for c in range(1, run + 1):
             card = pile[n - c]
-            if highest[card >> 4] <= card and not (space and not (no_deals and c == n)):
-                continue  # no higher card of its suit on top, and no space to go to
             left = n - c
             rest, moving = pile[:left], pile[left:]
             if left:
@@ -465,7 +471,7 @@ def _children(
             space_done = False
             for t, top in targets[card >> 4]:
                 if top:
-                    if top <= card or t == s:
+                    if top <= card:  # the source pile too: its top is in the run
                         continue
                     change = lifted + link[top][card]
                 else:
@@ -486,13 +492,13 @@ def _children(
                     key = child_header + b"\xff".join(new_piles)
                 if key in seen:
                     continue
-                yield change, bytes((s, t, c)), tuple(new_piles), new_hidden, dealt, key
+                yield change, _STEPS[s][t][c], tuple(new_piles), new_hidden, dealt, key
     if not no_deals:
         deal = hand[dealt : dealt + width]
         change = -scores.weights.in_hand * width
         for pile, card in zip(piles, deal, strict=True):
             change += link[pile[-1]][card] if pile else base[card]
-        dealt_piles = tuple(p + deal[i : i + 1] for i, p in enumerate(piles))
+        dealt_piles = tuple(map(bytes.__add__, piles, _one_by_one(deal)))
         if dealt + width >= hand_len:  # the last deal
             key = b"\xfe" + b"\xff".join(
                 sorted(bytes((h,)) + p for h, p in zip(canon, dealt_piles, strict=True))
@@ -501,6 +507,13 @@ def _children(
             key = bytes((dealt + width, *canon)) + b"\xff".join(dealt_piles)
         if key not in seen:
             yield change, _DEAL, dealt_piles, hidden, dealt + width, key
+
+
+@functools.lru_cache(maxsize=64)
+def _one_by_one(cards: bytes) -> tuple[bytes, ...]:
+    """``cards`` as one-card pieces (a deal's, one for each pile): a deal's
+    cards are the same for every position that makes it."""
+    return tuple(cards[i : i + 1] for i in range(len(cards)))
 
 
 # A queue entry is one int that sorts exactly like the tuple (priority,
