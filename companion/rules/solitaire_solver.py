@@ -171,13 +171,15 @@ SEARCHES = (Weights(), Weights(parked=1.0, in_hand=1.05, greed=2.2))
 # ``Weights()``; 1.2 is worse again for the wider beams (57 of 100 won at
 # width 40 against 71).
 BEAM_WEIGHTS = Weights(in_hand=1.1)
-# A second 10-wide beam, with its own weights, before the 20-wide one (s8):
-# two narrow beams that rank positions differently miss different deals.
-# On held-out deals 1001-1200 (26 Nov 2026) the 10-wide beam wins 82 alone
-# and 85 with these weights, 114 the two together, where the 20-wide one
-# (which costs both) wins 111; a median deal is then won within some 2,250
-# positions instead of 2,800 (counted from each beam's measured positions).
-BEAM_TWIN_WEIGHTS = Weights(in_hand=1.1, parked_gap=0.2)
+# The weights of every beam from 20 up, and of a second 10-wide one (s8):
+# ranks in between a parked card and the card it lies on cost twice as much
+# (``parked_gap``). Two narrow beams that rank positions differently miss
+# different deals: on held-out deals 1001-1200 (26 Nov 2026) the 10-wide
+# beam wins 82 alone and 85 with these weights, 114 the two together, where
+# the 20-wide one (which costs both) wins 111. From 20 up these weights do
+# better alone (s11, held-out deals 1001-1300, each beam alone: 185 against
+# 178 won at width 20, 239 against 234 at 80); see BEAMS for the ladder.
+BEAM_GAP_WEIGHTS = Weights(in_hand=1.1, parked_gap=0.2)
 
 
 @dataclass(frozen=True)
@@ -202,18 +204,23 @@ class Beam:
 # count), at 40, 145 against 136. The plain 160-wide beam stays, as a twin
 # (one rung): without it five deals of 1-1000 that it wins in 0.6 s took
 # 2-6 s (the v6 run).
+# From 20 up every beam has BEAM_GAP_WEIGHTS (s11). The whole solver at 2 s
+# of CPU, on held-out deals 1301-3300, wins 1,947 deals against 1,945 with
+# BEAM_WEIGHTS there, in 7 % less CPU (320 s against 345), and 1,397 within
+# 0.1 s against 1,369; the 2,560-wide beam alone still wins 243, 310 and
+# 990, and 283 as well.
 BeamSpec = int | Beam
 BEAMS: tuple[BeamSpec, ...] = (
     10,
-    Beam(10, BEAM_TWIN_WEIGHTS),
-    20,
-    40,
-    80,
-    160,
-    Beam(160, by_deals=True),
-    Beam(640, by_deals=True),
-    Beam(2560, by_deals=True),
-    Beam(10240, by_deals=True),
+    Beam(10, BEAM_GAP_WEIGHTS),
+    Beam(20, BEAM_GAP_WEIGHTS),
+    Beam(40, BEAM_GAP_WEIGHTS),
+    Beam(80, BEAM_GAP_WEIGHTS),
+    Beam(160, BEAM_GAP_WEIGHTS),
+    Beam(160, BEAM_GAP_WEIGHTS, by_deals=True),
+    Beam(640, BEAM_GAP_WEIGHTS, by_deals=True),
+    Beam(2560, BEAM_GAP_WEIGHTS, by_deals=True),
+    Beam(10240, BEAM_GAP_WEIGHTS, by_deals=True),
 )
 
 
