@@ -542,3 +542,21 @@ def test_deal_570_which_the_solver_leaves_undecided_after_60_s_can_be_won():
         expanded += 1
     assert beam.won_line is not None and expanded == 63_710
     assert solitaire.replay(game, beam.won_line).won
+
+
+def test_deal_341_long_a_candidate_for_a_proof_of_loss_is_won_by_the_widest_beam():
+    """Deal 341 stayed undecided after 60 s of CPU in every run until s11,
+    and the end of s10 named it a candidate for a proof of loss. The ladder's
+    widest beam (10,240 wide, shared out by deals, with the gap weights)
+    wins it within 684,411 positions (some 15 s), and the line replays; the
+    2,560-wide one runs dry on it (s11)."""
+    game = new_game(seed=341)
+    widest = solitaire_solver.BEAMS[-1]
+    assert widest == Beam(10240, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True)
+    beam = solitaire_solver._beam(widest, game)
+    expanded = 0
+    while beam.won_line is None and not beam.done:
+        beam.expand()
+        expanded += 1
+    assert beam.won_line is not None and expanded == 684_411
+    assert solitaire.replay(game, beam.won_line).won
