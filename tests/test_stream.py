@@ -13,6 +13,7 @@ import time
 import pytest
 
 from companion.tables.notify import MOVED, Notifier, parse_payload
+from companion.web.stream import _events as _stream_events
 from companion.web.stream import nudge
 
 # --- the notifier alone -----------------------------------------------------------
@@ -123,6 +124,41 @@ def test_a_write_to_another_table_wakes_nobody_here(app, notifier, make_table, p
     watch = notifier.watch(here.token, 0)
     assert phone.act(there, "add-round", score0="1", score1="2").status_code == 200
     assert not watch.wait(0)
+
+
+class _LateWake:
+    """A wake-up whose wait times out just as a publish lands: the publish
+    sets the version and the flag after the timeout, before the clear."""
+
+    def __init__(self, notifier: Notifier, token: str, version: int) -> None:
+        self.notifier, self.token, self.version = notifier, token, version
+        self.flag = False
+
+    def wait(self, timeout: float) -> bool:
+        if self.version is not None:
+            self.notifier.publish(self.token, self.version)  # too late for this wait
+            self.version = None
+            return False
+        return self.flag
+
+    def set(self) -> None:
+        self.flag = True
+
+    def clear(self) -> None:
+        self.flag = False
+
+
+@pytest.mark.parametrize("late", [4, MOVED])
+def test_a_publish_that_lands_as_a_wait_times_out_is_still_sent(late):
+    """The race a loaded machine found (s11): the wait times out, the
+    publish sets the version and the wake-up, the wait clears it. The next
+    event must carry the new version, not one more heartbeat of the old."""
+    notifier = Notifier()
+    watch = notifier.watch("aaa", 3)
+    watch._wake = _LateWake(notifier, "aaa", late)
+    events = _stream_events(notifier, watch, 3, heartbeat=0.01, lifetime=60)
+    assert next(events) == b"retry: 2000\n" + nudge(3)
+    assert next(events) == nudge(late)
 
 
 # --- the stream over the test client ----------------------------------------------

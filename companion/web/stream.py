@@ -163,11 +163,16 @@ def _events(
         end = time.monotonic() + lifetime
         sent = version
         while (left := end - time.monotonic()) > 0:
-            woken = watch.wait(min(heartbeat, left))
-            if woken and watch.version == MOVED:
+            # Whether the wait was woken is not the test: a publish that lands
+            # between the wait's timeout and its clearing of the wake-up
+            # leaves "not woken" with a newer version, and that nudge would be
+            # lost until the next change (seen under load: a stream kept
+            # beating the old version for 13 minutes). The version decides.
+            watch.wait(min(heartbeat, left))
+            if watch.version == MOVED:
                 yield nudge(MOVED)
                 return
-            if woken and watch.version > sent:  # not the version it opened with, again
+            if watch.version > sent:  # not the version it opened with, again
                 sent = watch.version
                 yield nudge(sent)
             else:
