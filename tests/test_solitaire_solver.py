@@ -560,3 +560,14 @@ def test_deal_341_long_a_candidate_for_a_proof_of_loss_is_won_by_the_widest_beam
         expanded += 1
     assert beam.won_line is not None and expanded == 684_411
     assert solitaire.replay(game, beam.won_line).won
+
+
+def test_a_layout_of_more_piles_than_the_standard_six_is_solved():
+    """The solver's tables of steps are made for the layout's number of
+    piles: 20 piles of one card each (the rules allow any number)."""
+    many = Layout(ranks=5, suits=4, pile_sizes=(1,) * 20, deals=0)
+    for seed in range(3):
+        game = new_game(seed=seed, layout=many)
+        found = solve(game, budget=60, max_nodes=200_000)
+        assert found.result == WON, seed
+        assert solitaire.replay(game, found.moves).won

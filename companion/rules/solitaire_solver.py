@@ -276,8 +276,13 @@ _Piles = tuple[bytes, ...]
 _Hidden = tuple[int, ...]
 _Step = bytes  # (source, target, count) as 3 bytes; 255 255 0 is a deal
 _DEAL: _Step = b"\xff\xff\x00"
-# Every move's step, made once: ``_STEPS[source][target][count]``.
-_STEPS = [[[bytes((s, t, c)) for c in range(64)] for t in range(16)] for s in range(16)]
+
+
+@functools.lru_cache(maxsize=16)
+def _steps(piles: int) -> list[list[list[_Step]]]:
+    """Every move's step for ``piles`` piles, made once a process:
+    ``_steps(piles)[source][target][count]`` (a run has 13 cards at most)."""
+    return [[[bytes((s, t, c)) for c in range(14)] for t in range(piles)] for s in range(piles)]
 
 
 def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
@@ -413,6 +418,7 @@ def _children(
     link, base = scores.link, scores.base
     face_down = scores.weights.face_down
     width = len(piles)
+    steps = _steps(width)
     hand_len = len(hand)
     no_deals = dealt >= hand_len
     if canon is None:
@@ -499,7 +505,7 @@ def _children(
                     key = child_header + b"\xff".join(new_piles)
                 if key in seen:
                     continue
-                yield change, _STEPS[s][t][c], tuple(new_piles), new_hidden, dealt, key
+                yield change, steps[s][t][c], tuple(new_piles), new_hidden, dealt, key
     if not no_deals:
         deal = hand[dealt : dealt + width]
         change = -scores.weights.in_hand * width
