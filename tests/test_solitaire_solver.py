@@ -535,13 +535,21 @@ def test_deal_570_which_the_solver_leaves_undecided_after_60_s_can_be_won():
     0.3, off the solver's ladder) wins it within 63,710 positions, and the
     line replays. Found by the s8 runs on the seven undecided deals."""
     game = new_game(seed=570)
-    beam = solitaire_solver._Beam(solitaire_solver.Weights(in_hand=1.1, parked_gap=0.3), game, 640)
+    off_ladder = Beam(640, solitaire_solver.Weights(in_hand=1.1, parked_gap=0.3))
+    line, expanded = beam_alone(off_ladder, game)
+    assert line is not None and expanded == 63_710
+    assert solitaire.replay(game, line).won
+
+
+def beam_alone(spec: Beam, game: solitaire.State) -> tuple[tuple | None, int]:
+    """Run one beam of ``spec`` alone until it wins or runs dry: its
+    winning line (None if it ran dry) and the positions it expanded."""
+    beam = solitaire_solver._beam(spec, game)
     expanded = 0
     while beam.won_line is None and not beam.done:
         beam.expand()
         expanded += 1
-    assert beam.won_line is not None and expanded == 63_710
-    assert solitaire.replay(game, beam.won_line).won
+    return beam.won_line, expanded
 
 
 def test_deal_341_long_a_candidate_for_a_proof_of_loss_is_won_by_the_widest_beam():
@@ -553,13 +561,9 @@ def test_deal_341_long_a_candidate_for_a_proof_of_loss_is_won_by_the_widest_beam
     game = new_game(seed=341)
     widest = solitaire_solver.BEAMS[-1]
     assert widest == Beam(10240, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True)
-    beam = solitaire_solver._beam(widest, game)
-    expanded = 0
-    while beam.won_line is None and not beam.done:
-        beam.expand()
-        expanded += 1
-    assert beam.won_line is not None and expanded == 684_411
-    assert solitaire.replay(game, beam.won_line).won
+    line, expanded = beam_alone(widest, game)
+    assert line is not None and expanded == 684_411
+    assert solitaire.replay(game, line).won
 
 
 def test_a_layout_of_more_piles_than_the_standard_six_is_solved():
