@@ -160,3 +160,21 @@ def test_cards_can_be_dragged_onto_a_pile_on_a_desktop(live_server, browser):
         assert actions_now[-1] == move
     finally:
         context.close()
+
+
+def test_deal_hint_and_winnable_share_one_row_on_a_phone(live_server, new_phone):
+    """The three tools take one row of a 390 px phone (they took two), so a
+    long pile keeps some 50 px more of itself above the fold; each is still
+    a thumb's target."""
+    table = live_server.store.create_table("solitaire", ["Solo"], {"deal": DEAL}, "Solitaire #20")
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")
+    tools = [
+        page.get_by_role("button", name="Deal (5 left)"),
+        page.get_by_role("link", name="Hint"),
+        page.get_by_role("link", name="Winnable?"),
+    ]
+    boxes = [tool.bounding_box() for tool in tools]
+    assert all(box is not None and box["height"] >= 44 and box["width"] >= 44 for box in boxes)
+    assert len({round(box["y"]) for box in boxes}) == 1, boxes  # one row
+    assert max(box["x"] + box["width"] for box in boxes) <= 390
