@@ -278,7 +278,7 @@ def test_statistics_count_played_won_and_streaks(phone, make_table, store, winni
     stat = dict(re.findall(r'id="stat-(\w+)">(\d+)<', html))
     assert stat == {"played": "4", "won": "2", "streak": "1"}
     assert "Best streak" in html
-    # Written like the solver's share on the same page ("99.3 %").
+    # Written like the solver's share on the same page: a space before the %.
     assert "<dt>Win rate</dt><dd>50 %</dd>" in html
 
 

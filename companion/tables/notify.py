@@ -64,7 +64,11 @@ class Watch:
     _wake: threading.Event = field(default_factory=lambda: threading.Event())
 
     def wait(self, timeout: float) -> bool:
-        """Block until a nudge newer than the last one, or ``timeout``; True if nudged."""
+        """Block until a nudge newer than the last one, or ``timeout``; True if nudged.
+
+        A nudge that lands between the timeout and the clearing of the wake-up
+        sets ``version`` yet reads as not nudged: what is news is decided by
+        comparing ``version``, as the stream does, never by this answer."""
         nudged = self._wake.wait(timeout)
         self._wake.clear()
         return nudged
