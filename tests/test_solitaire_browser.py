@@ -178,3 +178,38 @@ def test_deal_hint_and_winnable_share_one_row_on_a_phone(live_server, new_phone)
     assert all(box is not None and box["height"] >= 44 and box["width"] >= 44 for box in boxes)
     assert len({round(box["y"]) for box in boxes}) == 1, boxes  # one row
     assert max(box["x"] + box["width"] for box in boxes) <= 390
+
+
+def test_late_in_a_deal_the_longest_pile_keeps_its_top_on_the_first_screen(live_server, new_phone):
+    """Deal 7 along the solver's winning line, at its longest pile (23 cards
+    when this was written): the status takes one line, the how-to has gone
+    below the piles, cards that no pile would take now show less of
+    themselves, and a long pile less again, so the top card of every pile
+    shows a thumb's 44 px above the fold of a 390x844 phone. (Before, a
+    pile of 23 reached some 300 px below it.)"""
+    deal = 7
+    found = solve(solitaire.new_game(deal), budget=60, max_nodes=50_000)
+    assert found.result == "won"
+    state, longest, at = solitaire.new_game(deal), 0, 0
+    for i, move in enumerate(found.moves):
+        state = solitaire.apply(state, move)
+        if max(len(p) for p in state.piles) > longest:
+            longest, at = max(len(p) for p in state.piles), i + 1
+    assert longest >= 20, "the test needs a long pile: pick another deal"
+    table = live_server.store.create_table("solitaire", ["Solo"], {"deal": deal}, "Solitaire #7")
+    for version, move in enumerate(found.moves[:at]):
+        live_server.store.act(table.token, version, actions.to_dict(move))
+
+    page = new_phone()
+    page.goto(f"{live_server.url}/t/{table.token}")
+    wait_for_version(page, at)
+    status = page.locator(".sol-status").bounding_box()
+    assert status is not None and status["height"] < 40  # one line
+    how = page.locator(".sol-how").bounding_box()
+    piles = page.locator(".sol-piles").bounding_box()
+    assert how is not None and piles is not None and how["y"] > piles["y"]
+    for pile in range(6):
+        top = page.locator(f'.sol-pile[data-pile="{pile}"] .sol-card').last.bounding_box()
+        assert top is not None and top["y"] + 44 <= 844, (pile, top)
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "solitaire-long-pile.png"))

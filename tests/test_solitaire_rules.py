@@ -242,6 +242,32 @@ def test_an_empty_pile_takes_any_card_or_run_s2(run):
     assert after.piles[1] == cards("QD")
 
 
+def test_the_screen_is_told_which_cards_some_pile_would_take_now_s2():
+    """``pile_view``'s ``goes``: a pile takes a run whole or not at all (a
+    higher card of its suit on top takes every card of it), and an empty
+    pile takes any card that can be picked. The screen gives those cards a
+    thumb's room and draws the others narrower (issue 22)."""
+
+    def goes(game, pile):
+        return [view.goes for view in game.pile_view(pile)]
+
+    # No higher heart on top anywhere and no empty pile: the run stays put.
+    # (The parked pile, last, has the K♣ on top: the 5♣ may go there.)
+    stuck = position("KS 9H 8H", "QD", "5C")
+    assert goes(stuck, 0) == [False, False, False] and goes(stuck, 2) == [True]
+    taken = position("KS 9H 8H", "QD JH", "5C")
+    assert goes(taken, 0) == [False, True, True]  # the K♠ below is not in the run
+    spaced = position("KS 9H 8H", "", "QD")
+    assert goes(spaced, 0) == [False, True, True] and goes(spaced, 2) == [True]
+    for game in (stuck, taken, spaced):
+        for pile in range(game.layout.piles):
+            for view in game.pile_view(pile):
+                assert view.goes == any(
+                    view.pick is not None and solitaire.can_move(game, pile, target, view.pick)
+                    for target in range(game.layout.piles)
+                )
+
+
 def test_a_face_down_card_turned_up_by_a_move_s2():
     game = position("KH", "2S 9D 5H", hidden=[0, 2])
     assert game.face_up(1) == cards("5H")

@@ -61,13 +61,42 @@ def test_a_bad_deal_number_is_refused_with_422(phone, store, error_message, deal
 def test_the_board_shows_the_layout_but_never_the_face_down_cards(phone, game):
     html = phone.get(f"/t/{game.token}").get_data(as_text=True)
     state = solitaire.new_game(DEAL)
-    assert f"Deal #{DEAL}" in html and "5 deals left" in html and "16 face down" in html
+    assert f"Deal #{DEAL}" in html and "Deal (5 left)" in html and "16 face down" in html
     assert html.count('class="sol-card sol-back"') == 16
     for i, pile in enumerate(state.piles):
         top = solitaire.card_label(pile[-1])
         assert f'value="{i}:1"' in html and top in html
         for hidden in pile[:-1]:
             assert solitaire.card_words(hidden) not in html
+
+
+def test_a_card_no_pile_would_take_now_is_drawn_narrower(phone, game):
+    """A card that can be picked but that no pile would take now is marked
+    ``sol-idle``: solitaire.css shows 28 px of it rather than a thumb's 44 px,
+    so that a long pile keeps its top above a phone's fold."""
+    html = phone.get(f"/t/{game.token}").get_data(as_text=True)
+    state = solitaire.new_game(DEAL)
+    idle = []
+    for i in range(state.layout.piles):
+        found = re.search(rf'<label class="([^"]*)"[^>]*data-pick="{i}:1"', html)
+        assert found is not None
+        idle.append("sol-idle" in found.group(1).split())
+        assert idle[-1] == (not state.pile_view(i)[-1].goes)
+    assert True in idle and False in idle  # the start of deal 20 has both
+
+
+def test_the_status_and_how_to_make_room_for_the_piles(phone, game, store, winning_line):
+    """The deals left are said on the Deal button only (the status keeps to
+    one line), and after the first move the how-to goes below the piles; a
+    spectator, with no Deal button, still reads the deals left."""
+    html = phone.get(f"/t/{game.token}").get_data(as_text=True)
+    assert "deals left" not in html and "Deal (5 left)" in html
+    assert html.index("sol-how") < html.index("sol-piles")
+    play(store, game, winning_line[:1])
+    html = phone.get(f"/t/{game.token}").get_data(as_text=True)
+    assert html.index("sol-piles") < html.index("sol-how")
+    spectator = phone.get(f"/v/{game.view_token}").get_data(as_text=True)
+    assert re.search(r"\d deals? left", spectator)
 
 
 def test_a_move_is_a_pick_and_a_target(phone, game, store, winning_line):
@@ -124,7 +153,7 @@ def test_deal_button_deals_six_and_counts_down_to_none(phone, game, store, error
     for left in (4, 3, 2, 1, 0):
         response = phone.act(game, "deal")
         assert response.status_code == 200
-        assert f"{left} deal{'s' if left != 1 else ''} left" in response.get_data(as_text=True)
+        assert f"Deal ({left} left)" in response.get_data(as_text=True)
     assert [len(p) for p in store.snapshot(game.token).state.piles] == [9, 9, 8, 8, 9, 9]
     response = phone.act(game, "deal")
     assert response.status_code == 422

@@ -186,7 +186,8 @@ ACTIONS: dict[str, type] = {"Move": Move, "Deal": Deal}
 @dataclass(frozen=True)
 class CardView:
     """One card as a screen shows it. ``pick`` is how many cards move when
-    this one is picked up (it and the cards on it), or None if it cannot move."""
+    this one is picked up (it and the cards on it), or None if it cannot move;
+    ``goes`` is whether some pile would take them now (S2)."""
 
     card: int
     label: str
@@ -194,6 +195,7 @@ class CardView:
     suit: str
     face_up: bool
     pick: int | None
+    goes: bool = False
 
     @property
     def red(self) -> bool:
@@ -229,17 +231,24 @@ class State:
         cards = self.piles[pile]
         run = self.top_run(pile)
         hidden = self.hidden[pile]
-        return tuple(
-            CardView(
-                card=card,
-                label=card_label(card),
-                words=card_words(card),
-                suit=SUIT_NAMES[suit_of(card)],
-                face_up=i >= hidden,
-                pick=len(cards) - i if i >= len(cards) - run else None,
+        views = []
+        for i, card in enumerate(cards):
+            pick = len(cards) - i if i >= len(cards) - run else None
+            goes = pick is not None and any(
+                can_move(self, pile, target, pick) for target in range(self.layout.piles)
             )
-            for i, card in enumerate(cards)
-        )
+            views.append(
+                CardView(
+                    card=card,
+                    label=card_label(card),
+                    words=card_words(card),
+                    suit=SUIT_NAMES[suit_of(card)],
+                    face_up=i >= hidden,
+                    pick=pick,
+                    goes=goes,
+                )
+            )
+        return tuple(views)
 
     @property
     def face_down_count(self) -> int:
