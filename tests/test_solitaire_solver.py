@@ -528,6 +528,29 @@ def test_the_best_first_searches_go_on_between_two_narrow_beams(monkeypatch):
     assert solve(game, budget=600, max_nodes=60_000).nodes == 22_545
 
 
+def test_a_wide_beam_gives_way_after_so_many_moves_and_a_narrow_one_goes_on(monkeypatch):
+    """A beam never expands a position twice, yet on some deals it finds new
+    ones without end: deal 8624's 640-wide beam was 641 moves deep after
+    400,000 positions, and the 2,560-wide beam that wins the deal never got
+    its turn within 60 s (s12). So a wide beam stops after WIDE_BEAM_MOVES
+    move numbers (here cut to 5 to keep the test quick); a narrow one, which
+    costs little and sometimes wins after 470 moves, has no such limit."""
+    monkeypatch.setattr(solitaire_solver, "WIDE_BEAM_MOVES", 5)
+    game = new_game(seed=8624)
+    wide = solitaire_solver._beam(Beam(640, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True), game)
+    expanded = 0
+    while not wide.done:
+        wide.expand()
+        expanded += 1
+    assert wide.moves == 5 and wide.won_line is None and wide.level  # stopped, not dry
+    assert expanded < 5 * 640
+    narrow = solitaire_solver._beam(solitaire_solver.BEAMS[0], game)
+    assert narrow.max_moves is None
+    for _ in range(200):  # well past 5 move numbers of a 10-wide beam
+        narrow.expand()
+    assert narrow.moves > 5 and not narrow.done
+
+
 def test_deal_570_which_the_solver_leaves_undecided_after_60_s_can_be_won():
     """Deal 570 stays undecided after 60 s a deal (the v3 run of 26 Nov
     2026), but it is no candidate for a proof of loss: a 640-wide beam whose

@@ -121,6 +121,16 @@ BEAM_ALONE = 160
 # with these turns). On deals 1-100 it costs the median some 7 ms of CPU
 # (77 ms against 70; 80 ms with a share of 0.5).
 BETWEEN_BEAMS = 0.25
+# Move numbers after which a wide beam (wider than BEAM_ALONE) gives way to
+# the next one, won or not. A beam never expands a position twice, but on
+# some deals it finds new positions without end (cards parked and re-parked
+# among the same places): on deal 8624 the 640-wide beam was still going
+# 641 moves deep after 400,000 positions, so the 2,560-wide beam that wins
+# that deal in 394,069 never started within 60 s. Wide beams won within 144
+# moves on the slow deals measured (the 640-wide on 70 deals, s12). Narrow
+# beams cost little however deep they go, and some win late (the 10-wide
+# one won deal 8064 after 472 moves), so they have no such limit.
+WIDE_BEAM_MOVES = 300
 # Expanded positions after which a depth-first search joins the best-first
 # ones (see _Dive): most deals are won before, and it would only slow them.
 # It is for long searches only: in a budget under DIVE_BUDGET seconds (a
@@ -225,10 +235,12 @@ BEAMS: tuple[BeamSpec, ...] = (
 
 
 def _beam(spec: BeamSpec, state: State) -> _Beam:
-    """A beam search of a rung from BEAMS (see there)."""
+    """A beam search of a rung from BEAMS (see there); a wide one stops
+    after WIDE_BEAM_MOVES move numbers."""
+    most = WIDE_BEAM_MOVES if _width(spec) > BEAM_ALONE else None
     if isinstance(spec, int):
-        return _Beam(BEAM_WEIGHTS, state, spec)
-    return _Beam(spec.weights, state, spec.width, by_deals=spec.by_deals)
+        return _Beam(BEAM_WEIGHTS, state, spec, max_moves=most)
+    return _Beam(spec.weights, state, spec.width, by_deals=spec.by_deals, max_moves=most)
 
 
 def _width(spec: BeamSpec) -> int:
@@ -740,14 +752,21 @@ class _Beam:
     the same cost) it wanders among short lines before it goes deep. A beam
     compares only positions as far along as each other, so it always goes
     deeper. It is not complete: ``done`` means it ran out of positions to
-    keep, which proves nothing. With ``by_deals`` it keeps an equal share
-    of ``width`` for each number of deals made (:func:`_keep_by_deals`).
+    keep, or made ``max_moves`` move numbers (None: no limit), which proves
+    nothing. With ``by_deals`` it keeps an equal share of ``width`` for
+    each number of deals made (:func:`_keep_by_deals`).
     """
 
     position_bytes = LEAN_POSITION_BYTES
 
     def __init__(
-        self, weights: Weights, state: State, width: int, *, by_deals: bool = False
+        self,
+        weights: Weights,
+        state: State,
+        width: int,
+        *,
+        by_deals: bool = False,
+        max_moves: int | None = None,
     ) -> None:
         layout = state.layout
         self.scores = _scores(weights, layout.ranks)
@@ -765,6 +784,8 @@ class _Beam:
         self.following: list[_BeamNode] = []  # their successors
         self.won_line: tuple[Move | Deal, ...] | None = None
         self.done = False
+        self.moves = 0  # the move number of ``level``
+        self.max_moves = max_moves
 
     @property
     def size(self) -> int:
@@ -792,7 +813,8 @@ class _Beam:
             if self.by_deals:
                 following = _keep_by_deals(following, self.width)
             self.level, self.following, self.index = following[: self.width], [], 0
-            self.done = not self.level
+            self.moves += 1
+            self.done = not self.level or self.moves == self.max_moves
 
     @property
     def best_line(self) -> tuple[Move | Deal, ...]:
@@ -996,8 +1018,9 @@ def _search(
                 if beam.won_line is not None:
                     return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
                 if beam.done or _bytes(beam) >= cap // 2:
-                    # Ran dry, or holds half the memory the complete searches may
-                    # need: the next width (a fresh table), or no beam any more.
+                    # Ran dry or WIDE_BEAM_MOVES deep, or holds half the memory the
+                    # complete searches may need: the next width (a fresh table),
+                    # or no beam any more.
                     beam = _beam(wide.pop(0), state) if wide else None
                     break
                 stop = _stop(nodes >= node_cap, clock() >= deadline, beam.size >= room)
