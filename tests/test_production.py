@@ -27,6 +27,7 @@ from typing import Any
 
 import brotli
 import pytest
+from flask import url_for
 
 from companion import create_app
 from companion.tables import store as store_module
@@ -404,6 +405,17 @@ def test_static_files_have_content_hashed_names_cached_for_a_year(app, make_tabl
     assert plain.status_code == 200 and plain.cache_control.max_age == 0
     stale = phone.get("/static/app.000000000000.css")
     assert stale.status_code == 404 or stale.cache_control.max_age == 0
+
+
+@pytest.mark.parametrize("name", [".", "", "vendor", "../web/__init__.py", "no-such.css", "a\x00b"])
+def test_a_static_url_for_no_static_file_stays_as_asked_and_never_raises(app, name):
+    """Only a file of the static folder gets a content hash in its URL: a
+    folder, a path out of the static folder or nothing at all leaves the
+    URL as it was asked for (hypothesis found url_for('static', filename='.')
+    raising IsADirectoryError, s12)."""
+    with app.test_request_context():
+        url = url_for("static", filename=name)
+    assert not re.search(r"\.[0-9a-f]{12}(\.|$)", url), url
 
 
 def _wire_bytes(response: Any) -> int:

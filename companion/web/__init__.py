@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -183,16 +184,21 @@ def _what_happened_to_the_tap() -> str:
 
 
 def _content_hash(name: str) -> str | None:
-    """The first 12 hex digits of a static file's SHA-256 (None if no such file)."""
-    folder = Path(current_app.static_folder or "")
+    """The first 12 hex digits of a static file's SHA-256: None if ``name``
+    is no file of the static folder (a folder such as ".", a path out of
+    it, nothing at all), whose URL then stays as it was asked for."""
+    folder = Path(current_app.static_folder or "").resolve()
     try:
-        info = (folder / name).stat()
+        path = (folder / name).resolve()
+        info = path.stat()
     except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode) or not path.is_relative_to(folder):
         return None
     key = (name, info.st_mtime_ns, info.st_size)
     found = _HASHES.get(key)
     if found is None:
-        found = hashlib.sha256((folder / name).read_bytes()).hexdigest()[:12]
+        found = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
         _HASHES[key] = found
     return found
 
