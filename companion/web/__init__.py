@@ -22,6 +22,7 @@ from flask import Flask, current_app, g, render_template, request, send_from_dir
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from werkzeug.exceptions import Forbidden, HTTPException
+from werkzeug.security import safe_join
 
 from companion.tables import games
 from companion.tables.store import Store
@@ -186,19 +187,22 @@ def _what_happened_to_the_tap() -> str:
 def _content_hash(name: str) -> str | None:
     """The first 12 hex digits of a static file's SHA-256: None if ``name``
     is no file of the static folder (a folder such as ".", a path out of
-    it, nothing at all), whose URL then stays as it was asked for."""
-    folder = Path(current_app.static_folder or "").resolve()
+    it, nothing at all), whose URL then stays as it was asked for. The
+    path is checked as serving checks it (werkzeug's ``safe_join``): a string
+    check, with no look at the disk on every page's URLs but the one stat."""
+    path = safe_join(current_app.static_folder or "", name)
+    if path is None:
+        return None
     try:
-        path = (folder / name).resolve()
-        info = path.stat()
+        info = os.stat(path)
     except (OSError, ValueError):
         return None
-    if not stat.S_ISREG(info.st_mode) or not path.is_relative_to(folder):
+    if not stat.S_ISREG(info.st_mode):
         return None
     key = (name, info.st_mtime_ns, info.st_size)
     found = _HASHES.get(key)
     if found is None:
-        found = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        found = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
         _HASHES[key] = found
     return found
 
