@@ -47,6 +47,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -55,6 +56,9 @@ from companion.rules import solitaire, solitaire_solver  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "solitaire-deals.jsonl"
 WON, LOST, UNKNOWN = solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN
+# Which solver ran: the module compiled by mypyc (setup.py; a shared library)
+# takes half the time of the Python source, so every line says which it was.
+SOLVER_KIND = "python" if Path(solitaire_solver.__file__ or "").suffix == ".py" else "compiled"
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -126,6 +130,7 @@ def decide(
         "budget_clock": "cpu" if cpu_budget else "wall",
         "max_nodes": max_nodes,
         "load": machine_load,
+        "solver": SOLVER_KIND,
         "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
@@ -191,9 +196,12 @@ def report(args: argparse.Namespace) -> int:
     budgets = sorted(
         {(float(row["budget"]), str(row.get("budget_clock", "wall"))) for row in rows.values()}  # type: ignore[arg-type]
     )
+    # Lines written before the solver could be compiled (s13) ran it as Python.
+    kinds = Counter(str(row.get("solver", "python")) for row in rows.values())
     print(
         f"{n} deals (seeds {seeds[0]}-{seeds[-1]}), "
-        f"budget {', '.join(f'{b:g} s ({c})' for b, c in budgets)} a deal; "
+        f"budget {', '.join(f'{b:g} s ({c})' for b, c in budgets)} a deal, "
+        f"solver {', '.join(f'{k} ({c} deals)' for k, c in sorted(kinds.items()))}; "
         f"run {stamps[0]} to {stamps[-1]}; 1-minute load average when a deal "
         f"started: median {statistics.median(loads):.1f}, most {max(loads):.1f} (2 cores)\n"
     )

@@ -1,0 +1,78 @@
+"""Compiles the solitaire solver with mypyc when the machine can build C.
+
+Everything else about the package is in ``pyproject.toml``; this file only
+adds the one build step that a declarative file cannot say.
+
+Why: the solver is pure Python, and a position costs it some 19 µs; compiled
+by mypyc from the very same source it costs about half that, so "Winnable?"
+and the hints decide twice as many deals within what a phone can wait
+(``docs/solitaire.md`` has the figures). mypyc rather than Cython or C of our
+own: the module stays one Python file that the tests, mypy and a reader
+share, and mypyc comes with mypy, which the project already uses.
+
+When it is built: by ``pip install .`` (a wheel) on a machine with a C
+compiler and Python's headers (``gcc`` and ``python3-dev`` on Debian). When
+it is not: an editable install (``pip install -e .``: a compiled copy would
+go on running after its source was edited; the tests exercise the compiled
+module by building it themselves), ``LEAFPILE_PURE_PYTHON=1``, or a machine
+that cannot build it (a stock Debian has no compiler): the install then goes
+on with the pure module, which gives the same answers, more slowly.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+SOLVER = "companion/rules/solitaire_solver.py"
+
+
+class BuildCompiledSolver(build_ext):
+    """``build_ext`` that compiles the solver, or leaves it pure and says why."""
+
+    def finalize_options(self) -> None:
+        # The extensions are made here, before setuptools reads them, and only
+        # when they are built: mypyc takes some 15 s to turn the module into C,
+        # and pip runs this file several times (metadata) where none is built.
+        extensions = []
+        editable = self.inplace or getattr(self, "editable_mode", False)
+        if not editable and os.environ.get("LEAFPILE_PURE_PYTHON") != "1":
+            try:
+                from mypyc.build import mypycify
+
+                extensions = mypycify(
+                    # Only the solver is compiled; what it imports (the rules,
+                    # and through the package the web app, whose libraries are
+                    # not in pip's build environment) is read for its types.
+                    ["--follow-imports=silent", "--ignore-missing-imports", SOLVER],
+                    opt_level="3",
+                )
+            except Exception as error:  # noqa: BLE001 - any failure leaves the pure module
+                self._stay_pure(error)
+        self.distribution.ext_modules = extensions
+        super().finalize_options()
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # noqa: BLE001 - no compiler, no headers: pure
+            for built in self.get_outputs():
+                if os.path.exists(built):
+                    os.remove(built)  # half a compiled module would not import
+            self._stay_pure(error)
+
+    def _stay_pure(self, error: Exception) -> None:
+        self.warn(
+            "the solitaire solver stays pure Python (it gives the same answers, "
+            f"about half as fast): compiling it failed: {error}"
+        )
+
+
+setup(
+    # A placeholder, replaced in BuildCompiledSolver.finalize_options: without
+    # an extension setuptools would never run build_ext.
+    ext_modules=[Extension("companion.rules.solitaire_solver", sources=[])],
+    cmdclass={"build_ext": BuildCompiledSolver},
+)
