@@ -37,7 +37,7 @@ class BuildCompiledSolver(build_ext):
         # when they are built: mypyc takes some 15 s to turn the module into C,
         # and pip runs this file several times (metadata) where none is built.
         extensions = []
-        editable = self.inplace or getattr(self, "editable_mode", False)
+        editable = getattr(self, "editable_mode", False)  # pip install -e
         if not editable and os.environ.get("LEAFPILE_PURE_PYTHON") != "1":
             try:
                 from mypyc.build import mypycify

@@ -60,6 +60,21 @@ def debian_python() -> Path:
     return DEBIAN_PYTHON
 
 
+SOLVER_FILE = "from companion.rules import solitaire_solver; print(solitaire_solver.__file__)"
+
+
+def _debian_can_compile(env: dict[str, str]) -> bool:
+    """Whether pip can compile the solver here: gcc, and Debian's Python headers."""
+    headers = subprocess.run(
+        [str(DEBIAN_PYTHON), "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    found = shutil.which("gcc", path=env["PATH"]) is not None
+    return found and (Path(headers) / "Python.h").is_file()
+
+
 def _copy_checkout(target: Path) -> None:
     """The checkout's files as a clone would have them (no .venv, no caches)."""
     listed = subprocess.run(
@@ -162,6 +177,18 @@ def test_the_readme_run_line_installs_and_serves_the_start_page(newcomer):
         assert f"Tables are kept in {database}" in "".join(output)
         assert database.is_file()
         assert not list((src / ".venv").rglob("*.sqlite3")), "tables must not live in the venv"
+        # The solver is compiled (setup.py) where Debian's Python can build C,
+        # and is the Python module elsewhere: either way the install worked.
+        expected = ".so" if _debian_can_compile(env) else ".py"
+        installed = subprocess.run(
+            [str(src / ".venv" / "bin" / "python"), "-c", SOLVER_FILE],
+            cwd=env["HOME"],  # not the checkout, whose source would come first
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        assert installed.endswith(expected), installed
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)

@@ -61,9 +61,14 @@ from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ._switch import let_other_threads_run as _let_other_threads_run
 from .solitaire import Deal, Move, State, apply, is_won
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+#: "compiled" when this module runs as mypyc built it (``setup.py``: about
+#: twice as fast), "python" when it runs from its source.
+BUILD = "python" if __file__.endswith((".py", ".pyc")) else "compiled"
 
 # The clock is read before every expansion: a reading costs 0.1 µs, an
 # expansion some 30 µs (a few ms on a starved machine), so the search
@@ -74,6 +79,9 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 _SEARCH_SHARE = 0.97
 _MARGIN = 0.01
 _TURN = 32  # expansions one search makes before the other takes its turn
+# After each turn (and every _TURN positions of a narrow beam) the solver calls
+# _let_other_threads_run: compiled by mypyc it would otherwise keep a server's
+# other threads waiting for as long as it searched (see companion/rules/_switch.py).
 
 # Memory. A best-first position costs 225 bytes (its key, its entry in the
 # table of seen keys, the way back, its queue entry: the growth of
@@ -141,20 +149,6 @@ DIVE_BUDGET = 10.0
 
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
-
-
-def _let_other_threads_run() -> None:
-    """Hand the interpreter to any thread waiting for it, as Python code does
-    by itself every few milliseconds; called every ``_TURN`` expansions.
-
-    A server runs the solver in a thread beside the loop that serves every
-    phone (:func:`companion.cooperative.off_the_loop`). Compiled by mypyc
-    (see ``setup.py``), this module runs no bytecode, so the interpreter
-    would only change threads when the solver happens to call Python code:
-    the loop waited up to 110 ms at a time during a 2 s search (5 ms with
-    this call, as in pure Python). It costs some 1 µs a turn of ~300 µs.
-    """
-    time.sleep(0)
 
 
 @dataclass(frozen=True)
