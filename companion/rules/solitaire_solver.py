@@ -40,6 +40,11 @@ safe (a card onto its successor, say) can lose a won position here, where
 every higher card of one's suit is a parking place (the tests keep such
 positions).
 
+Compiled. ``pip install .`` compiles this very module with mypyc where the
+machine can build C (``setup.py``), and a position then costs half as much;
+``tests/test_solitaire_compiled.py`` checks that the compiled module answers
+exactly as this source, so keep it compilable (:data:`BUILD` says which runs).
+
 >>> from companion.rules import solitaire
 >>> game = solitaire.new_game(seed=1, layout=solitaire.Layout(3, 2, (1, 1, 1), 1))
 >>> found = solve(game, budget=5)
