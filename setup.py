@@ -22,6 +22,7 @@ on with the pure module, which gives the same answers, more slowly.
 from __future__ import annotations
 
 import os
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -34,7 +35,7 @@ class BuildCompiledSolver(build_ext):
 
     def finalize_options(self) -> None:
         # The extensions are made here, before setuptools reads them, and only
-        # when they are built: mypyc takes some 15 s to turn the module into C,
+        # when they are built: mypyc takes 10-20 s to turn the module into C,
         # and pip runs this file several times (metadata) where none is built.
         extensions = []
         editable = getattr(self, "editable_mode", False)  # pip install -e
@@ -55,13 +56,27 @@ class BuildCompiledSolver(build_ext):
         super().finalize_options()
 
     def run(self) -> None:
+        # An earlier build's compiled solver may lie in the build folder (pip
+        # builds in the checkout): without this, an install asked to stay pure
+        # would pick it up again.
+        self._remove_compiled_solver()
         try:
             super().run()
         except Exception as error:  # noqa: BLE001 - no compiler, no headers: pure
-            for built in self.get_outputs():
-                if os.path.exists(built):
-                    os.remove(built)  # half a compiled module would not import
+            self._remove_compiled_solver()  # half a compiled module would not import
             self._stay_pure(error)
+
+    def _remove_compiled_solver(self) -> None:
+        # Both folders: with no extension to build, build_lib is the folder of
+        # pure packages, while the compiled solver went to the platform's one.
+        platform_lib = self.get_finalized_command("build").build_platlib
+        for lib in {self.build_lib, platform_lib}:
+            rules = os.path.join(lib, "companion", "rules")
+            if not os.path.isdir(rules):
+                continue
+            for name in os.listdir(rules):
+                if name.startswith("solitaire_solver") and name.endswith(tuple(EXTENSION_SUFFIXES)):
+                    os.remove(os.path.join(rules, name))
 
     def _stay_pure(self, error: Exception) -> None:
         self.warn(

@@ -14,6 +14,7 @@ has neither) it is skipped, and says why. CI installs both (``.ci/run``).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -167,3 +168,37 @@ def test_the_compiled_solver_hands_the_interpreter_over_every_turn(compiled):
     # One hand-over per turn: at most 3 x 32 positions apart (the wide beam's
     # turn with two complete searches), and so at least a hundredth as many.
     assert calls >= nodes // 100
+
+
+def _built_solvers(root: Path) -> list[str]:
+    built = (root / "build").glob("lib*/companion/rules/solitaire_solver*.so")
+    return sorted(path.name for path in built)
+
+
+@pytest.mark.slow
+def test_an_install_that_cannot_compile_or_is_told_not_to_keeps_the_python_solver(compiled):
+    """setup.py's promises: a build that cannot compile still succeeds,
+    says why, and leaves no compiled solver behind; nor does one asked to
+    stay pure, even where an earlier build left one in the build folder."""
+
+    def build(**env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "setup.py", "build_ext"],
+            cwd=compiled,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+
+    assert build().returncode == 0
+    assert len(_built_solvers(compiled)) == 2  # the module and mypyc's runtime
+
+    asked = build(LEAFPILE_PURE_PYTHON="1")
+    assert asked.returncode == 0 and _built_solvers(compiled) == []
+
+    assert build().returncode == 0 and len(_built_solvers(compiled)) == 2
+    unable = build(CC="/bin/false")  # a machine whose compiler fails
+    assert unable.returncode == 0, unable.stderr[-3000:]
+    assert "the solitaire solver stays pure Python" in unable.stderr
+    assert _built_solvers(compiled) == []
