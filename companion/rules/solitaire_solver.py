@@ -76,7 +76,7 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 BUILD = "python" if __file__.endswith((".py", ".pyc")) else "compiled"
 
 # The clock is read before every expansion: a reading costs 0.1 µs, an
-# expansion some 30 µs (a few ms on a starved machine), so the search
+# expansion 10-30 µs (compiled or not; a few ms on a starved machine), so the search
 # overruns its deadline only by what it takes to answer.
 # Freeing a search's memory (a few small objects per position) happens inside
 # the budget too, and takes a few percent of the time spent building it: so
