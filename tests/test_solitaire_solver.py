@@ -332,12 +332,46 @@ def test_the_depth_first_search_counts_against_the_memory_cap():
     """At its own cost: a cap of 5,000 best-first positions holds 7,500 of
     its leaner ones (the start and the 7,499 it expanded)."""
     found = solve(
-        new_game(seed=6), budget=600, searches=(), dive_after=0, max_positions=5000, beams=()
+        new_game(seed=6),
+        budget=600,
+        searches=(),
+        dive_after=0,
+        max_positions=5000,
+        beams=(),
+        after_the_cap=(),
     )
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
     lean = 5000 * solitaire_solver.POSITION_BYTES // solitaire_solver.LEAN_POSITION_BYTES
     assert found.nodes + 1 == lean == 7500
     assert found.best_line == ()  # it keeps no best position: hints come from the others
+
+
+def test_once_the_memory_cap_ends_the_searches_beams_use_the_time_left():
+    """The complete searches of deal 5 fill a cap of 20,000 positions
+    without a win; a 10-wide beam then wins it in the memory they held, and
+    its line replays. Without such beams the answer stays "unknown"."""
+    game = new_game(seed=5)
+    capped = solve(game, budget=600, max_positions=20_000, beams=(), after_the_cap=())
+    assert (capped.result, capped.stopped_by) == (UNKNOWN, "memory")
+    found = solve(game, budget=600, max_positions=20_000, beams=(), after_the_cap=(10,))
+    assert found.result == WON and found.nodes > capped.nodes
+    assert solitaire.replay(game, found.moves).won
+
+
+def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh():
+    """Deal 6 is far too big for a 2,560-wide beam in a cap of 300
+    positions: each beam stops at the cap (450 of its leaner positions),
+    the next one starts with a fresh table, and the answer stays "unknown",
+    stopped by memory (a beam proves nothing)."""
+    wide = Beam(2560, solitaire_solver.BEAM_GAP_WEIGHTS)
+
+    def extra(beams: tuple[Beam, ...]) -> int:
+        found = solve(new_game(seed=6), 600, max_positions=300, beams=(), after_the_cap=beams)
+        assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+        return found.nodes
+
+    none, one, two = extra(()), extra((wide,)), extra((wide, wide))
+    assert 0 < one - none == two - one < 450
 
 
 def test_the_depth_first_search_joins_only_after_dive_after_positions():

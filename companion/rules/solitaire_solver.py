@@ -246,6 +246,23 @@ BEAMS: tuple[BeamSpec, ...] = (
     Beam(10240, BEAM_GAP_WEIGHTS, by_deals=True),
 )
 
+# Beams for the time left once the complete searches fill the memory cap
+# (MEMORY_LIMIT_BYTES). The cap ends them, and with them any hope of a
+# proof; the time left (15-25 s of a 60 s budget, compiled) then goes to
+# beams alone, in the memory the searches held, each with a fresh table.
+# Only a win can come of them, and no deal decided before the cap is
+# touched. Compiled, the cap binds first on 53 of the 55 deals of 1-10000
+# left undecided at 60 s of CPU (s13). Beams that rank positions
+# differently from the ladder's: each alone, on the 60 deals s11 left
+# undecided, the gap of 0.5 won five, a card in hand at 1.0 with a gap of
+# 0.1 three, the gap of 0.3 four (and on 54 deals won late, each about as
+# many as the ladder's own 2,560-wide beam: s12). Widest-winning first.
+AFTER_THE_CAP: tuple[BeamSpec, ...] = (
+    Beam(2560, Weights(in_hand=1.1, parked_gap=0.5), by_deals=True),
+    Beam(2560, Weights(in_hand=1.0, parked_gap=0.1), by_deals=True),
+    Beam(2560, Weights(in_hand=1.1, parked_gap=0.3), by_deals=True),
+)
+
 
 def _beam(spec: BeamSpec, state: State) -> _Beam:
     """A beam search of a rung from BEAMS (see there); a wide one stops
@@ -931,6 +948,7 @@ def solve(
     max_positions: int = MAX_POSITIONS,
     dive_after: int | None | Literal["auto"] = "auto",
     beams: tuple[BeamSpec, ...] = BEAMS,
+    after_the_cap: tuple[BeamSpec, ...] = AFTER_THE_CAP,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
@@ -941,7 +959,9 @@ def solve(
     ``()`` for none). Then the best-first ``searches`` take turns; once ``dive_after`` positions
     are expanded without an answer, a depth-first search (:class:`_Dive`)
     joins them (None: never; "auto": after ``DIVE_AFTER`` when the budget
-    is at least ``DIVE_BUDGET`` seconds, else never). Every returned
+    is at least ``DIVE_BUDGET`` seconds, else never). Should the searches
+    fill the memory cap, the ``after_the_cap`` beams use the time left
+    (see :data:`AFTER_THE_CAP`). Every returned
     winning line replays to a win through
     :func:`companion.rules.solitaire.apply`; "lost" only comes from an
     exhausted search (see the module text). The clock is read before
@@ -965,6 +985,11 @@ def solve(
         found = _search(
             state, searches, deadline, max_nodes, max_positions, dive_after, beams, beams_until
         )
+        if found.stopped_by == "memory" and after_the_cap:
+            # The searches' memory is free by now: _search has returned.
+            found = _beams_after_the_cap(
+                state, found, after_the_cap, deadline, max_nodes, max_positions
+            )
     finally:  # the searches' memory is freed by now
         if collecting:
             gc.enable()
@@ -1092,6 +1117,38 @@ def _search(
     if found is None:  # no complete search was asked for: nothing proves a loss
         return Solution(UNKNOWN, (), 0.0, nodes, beam_line, "nodes")
     return found
+
+
+def _beams_after_the_cap(
+    state: State,
+    capped: Solution,
+    beams: tuple[BeamSpec, ...],
+    deadline: float,
+    max_nodes: int | None,
+    max_positions: int,
+) -> Solution:
+    """The ``beams``, one after the other, alone, for the time and
+    positions ``capped`` (a search stopped by the memory cap) left: a win,
+    or ``capped`` itself with the positions counted (never "lost": a beam
+    throws positions away)."""
+    nodes = capped.nodes
+    node_cap = float("inf") if max_nodes is None else max_nodes
+    room = max_positions * POSITION_BYTES // LEAN_POSITION_BYTES
+    for spec in beams:
+        beam = _beam(spec, state)
+        while not beam.done and beam.size < room:
+            if beam.won_line is not None:
+                return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+            stop = _stop(nodes >= node_cap, clock() >= deadline, False)
+            if stop:
+                return replace(capped, nodes=nodes, stopped_by=stop)
+            beam.expand()
+            nodes += 1
+            if not nodes % _TURN:
+                _let_other_threads_run()
+        if beam.won_line is not None:  # won on its very last position
+            return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+    return replace(capped, nodes=nodes)
 
 
 def _bytes(run: _Search | _Dive | _Beam) -> int:
