@@ -21,7 +21,9 @@ differ only in their weights: a deal one of them wanders on is usually quick
 for the other (the time a best-first search needs varies wildly from deal to
 deal, and a second, differently tuned search cuts off that long tail). In
 a long search a third one, depth first (:class:`_Dive`), joins them after
-``DIVE_AFTER`` positions: it finds some wins they wander past.
+``DIVE_AFTER`` positions: it finds some wins they wander past. Should they
+fill the memory cap, the time left goes to a few more beams
+(:data:`AFTER_THE_CAP`), which can only win.
 
 Why "lost" is a proof. No search ever throws a position away: every
 legal successor of an expanded position goes on its queue (or stack) unless
