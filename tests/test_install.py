@@ -38,16 +38,21 @@ pytestmark = [
 ]
 
 
-def _marker() -> Path | None:
-    if not DEBIAN_PYTHON.is_file():
-        return None
-    stdlib = subprocess.run(
-        [str(DEBIAN_PYTHON), "-c", "import sysconfig; print(sysconfig.get_path('stdlib'))"],
+def _debian_path(name: str) -> Path:
+    """One of Debian's Python's sysconfig paths ("stdlib", "include")."""
+    found = subprocess.run(
+        [str(DEBIAN_PYTHON), "-c", f"import sysconfig; print(sysconfig.get_path({name!r}))"],
         capture_output=True,
         text=True,
         check=True,
-    ).stdout.strip()
-    marker = Path(stdlib) / "EXTERNALLY-MANAGED"
+    )
+    return Path(found.stdout.strip())
+
+
+def _marker() -> Path | None:
+    if not DEBIAN_PYTHON.is_file():
+        return None
+    marker = _debian_path("stdlib") / "EXTERNALLY-MANAGED"
     return marker if marker.is_file() else None
 
 
@@ -65,14 +70,8 @@ SOLVER_FILE = "from companion.rules import solitaire_solver; print(solitaire_sol
 
 def _debian_can_compile(env: dict[str, str]) -> bool:
     """Whether pip can compile the solver here: gcc, and Debian's Python headers."""
-    headers = subprocess.run(
-        [str(DEBIAN_PYTHON), "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
     found = shutil.which("gcc", path=env["PATH"]) is not None
-    return found and (Path(headers) / "Python.h").is_file()
+    return found and (_debian_path("include") / "Python.h").is_file()
 
 
 def _copy_checkout(target: Path) -> None:
