@@ -36,6 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FULL = [(seed, 4_000) for seed in range(1, 31)] + [(570, 40_000), (806, 25_000)]
 SMALL = Layout(ranks=5, suits=2, pile_sizes=(2, 1, 1), deals=2)
 REDUCED = list(range(1, 61))
+# Full deals in a small memory cap, without the ladder's beams: the complete
+# searches fill the cap, and the beams after it take their turn (AFTER_THE_CAP).
+CAPPED = [3, 5, 6]
 
 ANSWERS = textwrap.dedent(
     """
@@ -48,7 +51,7 @@ ANSWERS = textwrap.dedent(
         return [found.result, found.nodes, found.stopped_by,
                 [repr(a) for a in found.moves], [repr(a) for a in found.best_line]]
 
-    full, reduced, layout = json.loads(sys.argv[2])
+    full, reduced, capped, layout = json.loads(sys.argv[2])
     small = Layout(**layout)
     print(json.dumps({
         "module": solitaire_solver.__file__,
@@ -56,6 +59,9 @@ ANSWERS = textwrap.dedent(
                  for seed, nodes in full],
         "reduced": [answer(solitaire_solver.solve(solitaire.new_game(seed, layout=small), 600))
                     for seed in reduced],
+        "capped": [answer(solitaire_solver.solve(solitaire.new_game(seed), 600, beams=(),
+                                                 max_positions=20_000))
+                   for seed in capped],
     }))
     """
 )
@@ -137,7 +143,7 @@ def test_the_compiled_solver_answers_exactly_as_its_python_source(compiled):
         "pile_sizes": list(SMALL.pile_sizes),
         "deals": SMALL.deals,
     }
-    theirs = _child(ANSWERS, str(compiled), json.dumps([FULL, REDUCED, layout]))
+    theirs = _child(ANSWERS, str(compiled), json.dumps([FULL, REDUCED, CAPPED, layout]))
     assert str(theirs["module"]).endswith(".so")  # the child: the compiled module
     ours_full = [
         _answer(solitaire_solver.solve(solitaire.new_game(seed), 600, max_nodes=nodes))
@@ -147,8 +153,16 @@ def test_the_compiled_solver_answers_exactly_as_its_python_source(compiled):
         _answer(solitaire_solver.solve(solitaire.new_game(seed, layout=SMALL), 600))
         for seed in REDUCED
     ]
+    ours_capped = [
+        _answer(
+            solitaire_solver.solve(solitaire.new_game(seed), 600, beams=(), max_positions=20_000)
+        )
+        for seed in CAPPED
+    ]
     assert theirs["full"] == ours_full
     assert theirs["reduced"] == ours_reduced
+    assert theirs["capped"] == ours_capped
+    assert {answer[2] for answer in ours_capped} == {"memory"}  # the cap was reached
     # The comparison covers every kind of answer.
     results = {answer[0] for answer in ours_full + ours_reduced}
     assert results == {solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN}
