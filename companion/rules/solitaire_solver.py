@@ -147,6 +147,15 @@ BETWEEN_BEAMS = 0.25
 # beams cost little however deep they go, and some win late (the 10-wide
 # one won deal 8064 after 472 moves), so they have no such limit.
 WIDE_BEAM_MOVES = 300
+# Once the wide beams take turns with the complete searches, a wide beam
+# gets this many expansions for each one of theirs. On the hardest deals it
+# is the beams that win: with a turn like the others' (a quarter of the
+# expansions once the depth-first search is in) deals 243 and 730 stayed
+# undecided after 60 s of CPU, and with as many as the searches together
+# both were won, in 28 and 51 s (s10, v8). Twice as many decided 7 more of
+# the held-out deals 1001-3000 within 2 s of CPU (1,968 against 1,961, the
+# same median; s14), and four times as many no more (1,968).
+WIDE_BEAM_SHARE = 2
 # Expanded positions after which a depth-first search joins the best-first
 # ones (see _Dive): most deals are won before, and it would only slow them.
 # It is for long searches only: in a budget under DIVE_BUDGET seconds (a
@@ -1065,12 +1074,10 @@ def _search(
                 continue
             others = sum(_bytes(r) for r in runs)
             room = (cap - others) // beam.position_bytes
-            # The wide beam gets as many expansions as the complete searches
-            # together: on the hardest deals it is the beams that win (s10:
-            # with a turn like the others', a quarter of the expansions once
-            # the depth-first search is in, deals 243 and 730 stayed undecided
-            # after 60 s of CPU; with half, both are won, in 28 and 51 s: v8).
-            for _ in range(_TURN * len(runs)):
+            # The wide beam gets WIDE_BEAM_SHARE times the expansions of the
+            # complete searches together: on the hardest deals it is the beams
+            # that win (see WIDE_BEAM_SHARE).
+            for _ in range(WIDE_BEAM_SHARE * _TURN * len(runs)):
                 if beam.won_line is not None:
                     return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
                 if beam.done or _bytes(beam) >= cap // 2:
