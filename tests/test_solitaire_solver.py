@@ -4,7 +4,7 @@ plain exhaustive search on small decks, and hints are moves of a winning line.""
 from __future__ import annotations
 
 import functools
-from collections import deque
+from collections import Counter, deque
 
 import pytest
 from hypothesis import given, settings
@@ -468,7 +468,7 @@ def node(dealt: int, score: float = 0.0) -> tuple:
 )
 def test_a_shared_out_beam_keeps_the_best_of_each_count_in_their_order(dealt, width, kept):
     ranked = [node(d, score=i) for i, d in enumerate(dealt)]
-    got = solitaire_solver._keep_by_deals(ranked, width)
+    got = solitaire_solver._keep_by_deals(ranked, width, Counter(n[3] for n in ranked))
     assert [n[3] for n in got] == kept
     assert [n[0] for n in got] == sorted(n[0] for n in got)  # the ranking's order
 
@@ -476,10 +476,28 @@ def test_a_shared_out_beam_keeps_the_best_of_each_count_in_their_order(dealt, wi
 @given(st.lists(st.sampled_from([0, 6, 12, 18, 24, 30]), max_size=60), st.integers(1, 40))
 def test_a_shared_out_beam_gives_every_count_its_share(dealt, width):
     ranked = [node(d, score=i) for i, d in enumerate(dealt)]
-    got = solitaire_solver._keep_by_deals(ranked, width)
+    got = solitaire_solver._keep_by_deals(ranked, width, Counter(n[3] for n in ranked))
     share = max(1, width // len(set(dealt))) if dealt else 0
     shares = [n for n in ranked if [m[3] for m in ranked[: n[0]]].count(n[3]) < share]
     assert got == shares[:width]
+
+
+@pytest.mark.parametrize("seed", [2, 35, 1068])
+def test_a_shared_out_beam_tallies_its_successors_by_deals_as_it_goes(seed):
+    """The counts _keep_by_deals shares the width by are tallied as the
+    successors come (s14: a pass fewer over tens of thousands); they must be
+    a recount of the successors, level after level."""
+    beam = solitaire_solver._beam(Beam(160, by_deals=True), new_game(seed=seed))
+    levels = 0
+    while not beam.done and beam.won_line is None and levels < 40:
+        moves = beam.moves
+        beam.expand()
+        if beam.moves == moves:
+            assert beam.counts == Counter(n[3] for n in beam.following)
+        else:
+            assert beam.counts == {}
+            levels += 1
+    assert levels >= 20
 
 
 def test_a_beam_that_finds_nothing_proves_nothing():

@@ -67,7 +67,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ._switch import let_other_threads_run as _let_other_threads_run
 from .solitaire import Deal, Move, State, apply, is_won
@@ -86,7 +86,7 @@ BUILD = "python" if __file__.endswith((".py", ".pyc")) else "compiled"
 # the search itself stops at 97 % of the budget, less 10 ms for the answer.
 _SEARCH_SHARE = 0.97
 _MARGIN = 0.01
-_TURN = 32  # expansions one search makes before the other takes its turn
+_TURN: Final = 32  # expansions one search makes before the other takes its turn
 # After each turn (and every _TURN positions of a narrow beam) the solver calls
 # _let_other_threads_run: compiled by mypyc it would otherwise keep a server's
 # other threads waiting for as long as it searched (see companion/rules/_switch.py).
@@ -329,14 +329,24 @@ class Hint:
 _Piles = tuple[bytes, ...]
 _Hidden = tuple[int, ...]
 _Step = bytes  # (source, target, count) as 3 bytes; 255 255 0 is a deal
-_DEAL: _Step = b"\xff\xff\x00"
+_DEAL: Final[_Step] = b"\xff\xff\x00"
+# (``Final`` on the constants read for every position: compiled, they are
+# then C constants, not look-ups in the module's dictionary. With _STEPS as a
+# plain dict, not an lru_cache, and the beams' counts by deals tallied as
+# they go, 3.7 % of the CPU time of deals 738, 984, 922, 505 and 21, s14.)
+_STEPS: Final[dict[int, list[list[list[_Step]]]]] = {}  # see _steps
 
 
-@functools.lru_cache(maxsize=16)
 def _steps(piles: int) -> list[list[list[_Step]]]:
     """Every move's step for ``piles`` piles, made once a process:
     ``_steps(piles)[source][target][count]`` (a run has 13 cards at most)."""
-    return [[[bytes((s, t, c)) for c in range(14)] for t in range(piles)] for s in range(piles)]
+    table = _STEPS.get(piles)
+    if table is None:
+        table = [
+            [[bytes((s, t, c)) for c in range(14)] for t in range(piles)] for s in range(piles)
+        ]
+        _STEPS[piles] = table
+    return table
 
 
 def canonical_hidden(pile: bytes | tuple[int, ...], hidden: int) -> int:
@@ -587,10 +597,10 @@ def _one_by_one(cards: bytes) -> tuple[bytes, ...]:
 # score, tie): each float as 64 bits that sort like it, then the tie. One
 # small int instead of a tuple of three objects saves some 90 bytes an open
 # position (see MAX_POSITIONS), and the score is read back from it.
-_DOUBLE = struct.Struct("<d")
-_BITS = struct.Struct("<Q")
-_SIGN = 1 << 63
-_ALL = (1 << 64) - 1
+_DOUBLE: Final = struct.Struct("<d")
+_BITS: Final = struct.Struct("<Q")
+_SIGN: Final = 1 << 63
+_ALL: Final = (1 << 64) - 1
 
 
 def _sortable(value: float) -> int:
@@ -824,6 +834,7 @@ class _Beam:
         self.level: list[_BeamNode] = [(score, piles, state.hidden, 0, None, root)]
         self.index = 0  # the next position of ``level`` to expand
         self.following: list[_BeamNode] = []  # their successors
+        self.counts: dict[int, int] = {}  # theirs by cards dealt (with by_deals)
         self.won_line: tuple[Move | Deal, ...] | None = None
         self.done = False
         self.moves = 0  # the move number of ``level``
@@ -842,6 +853,8 @@ class _Beam:
         # While deals are left the key holds the canonical face-down counts,
         # which _children would otherwise work out again (7 % of a beam).
         canon = None if dealt == len(hand) else list(key[1 : 1 + len(piles)])
+        before = len(following)
+        dealing = 0  # its successor that deals, if any (always the last one)
         for change, step, c_piles, c_hidden, c_dealt, c_key in _children(
             piles, hidden, dealt, hand, self.scores, seen, canon
         ):
@@ -850,10 +863,19 @@ class _Beam:
                 self.won_line = _unwind((way, step))
                 return
             following.append((score + change, c_piles, c_hidden, c_dealt, (way, step), c_key))
+            dealing = c_dealt - dealt
+        if self.by_deals:  # how many successors each number of deals made has
+            counts = self.counts
+            moves = len(following) - before - (1 if dealing else 0)
+            if moves:
+                counts[dealt] = counts.get(dealt, 0) + moves
+            if dealing:
+                counts[dealt + dealing] = counts.get(dealt + dealing, 0) + 1
         if self.index == len(self.level):
             following.sort(key=_SCORE_OF)  # stable: ties keep the order they came in
             if self.by_deals:
-                following = _keep_by_deals(following, self.width)
+                following = _keep_by_deals(following, self.width, self.counts)
+                self.counts = {}
             self.level, self.following, self.index = following[: self.width], [], 0
             self.moves += 1
             self.done = not self.level or self.moves == self.max_moves
@@ -877,10 +899,11 @@ _BeamNode = tuple[float, _Piles, _Hidden, int, _Way, bytes]
 _SCORE_OF = itemgetter(0)
 
 
-def _keep_by_deals(ranked: list[_BeamNode], width: int) -> list[_BeamNode]:
+def _keep_by_deals(ranked: list[_BeamNode], width: int, counts: dict[int, int]) -> list[_BeamNode]:
     """The ``width`` best of ``ranked`` (in its order) for a beam that
     shares its width out equally among the numbers of deals made (a share
-    of at least one: with more counts than ``width``, the best ones).
+    of at least one: with more counts than ``width``, the best ones);
+    ``counts`` says how many of ``ranked`` there are of each number.
 
     Why: a plain beam soon holds only positions that dealt at the same
     moment, since dealing changes the score by whole cards at once; a deal
@@ -889,9 +912,6 @@ def _keep_by_deals(ranked: list[_BeamNode], width: int) -> list[_BeamNode]:
     fills is left empty: filling it with the best of the others did no
     better in a trial (deals 1001-1200 at width 40: 134 won, against 136).
     """
-    counts: dict[int, int] = {}
-    for node in ranked:
-        counts[node[3]] = counts.get(node[3], 0) + 1
     if not counts:
         return []
     share = max(1, width // len(counts))
