@@ -93,3 +93,37 @@ def test_a_cpu_budget_runs_the_search_on_the_process_clock(bench, tmp_path, monk
     wall = run(bench, tmp_path / "wall.jsonl", "--deals", "1", "--max-nodes", "300")
     assert seen[-1] is before and wall[1]["budget_clock"] == "wall"
     assert verdicts(wall) == {1: verdicts(rows)[1]}  # same search, only the clock differs
+
+
+def test_giving_up_early_searches_as_the_budget_says_and_stops_at_its_time(bench, tmp_path, capsys):
+    """--give-up-after 0.3 with a 60 s budget: the deals decided quickly are
+    decided exactly as in the full run (the same positions), and a deal that
+    needs more is left unknown, by time, after some 0.3 s of CPU."""
+    quick = ["--deals", "3", "--budget", "60", "--cpu-budget"]
+    full = run(bench, tmp_path / "full.jsonl", *quick)
+    cut = run(bench, tmp_path / "cut.jsonl", *quick, "--give-up-after", "0.3")
+    assert verdicts(cut) == verdicts(full)
+    assert all(row["give_up_after"] == 0.3 for row in cut.values())
+    old, sys.argv = sys.argv, ["solitaire.py", "report", "--out", str(tmp_path / "cut.jsonl")]
+    try:
+        assert bench.main() == 0
+    finally:
+        sys.argv = old
+    assert "budget 60 s (cpu) a deal given up after 0.3 s of CPU" in capsys.readouterr().out
+    hard = run(
+        bench, tmp_path / "hard.jsonl", "--first-seed", "806", "--deals", "1",
+        "--budget", "60", "--cpu-budget", "--give-up-after", "0.3",
+    )  # fmt: skip
+    assert (hard[806]["result"], hard[806]["stopped_by"]) == ("unknown", "time")
+    assert 0.3 <= float(hard[806]["cpu"]) < 2
+
+
+def test_giving_up_early_needs_the_cpu_clock(bench, tmp_path, capsys):
+    argv = ["solitaire.py", "run", "--out", str(tmp_path / "x.jsonl"), "--give-up-after", "2"]
+    old, sys.argv = sys.argv, argv
+    try:
+        assert bench.main() == 2
+    finally:
+        sys.argv = old
+    assert "add --cpu-budget" in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()
