@@ -356,6 +356,11 @@ def test_once_the_memory_cap_ends_the_searches_beams_use_the_time_left():
     found = solve(game, budget=600, max_positions=20_000, beams=(), after_the_cap=(10,))
     assert found.result == WON and found.nodes > capped.nodes
     assert solitaire.replay(game, found.moves).won
+    # A beam that fails first (a 2,560-wide one stops at the cap) leaves the
+    # time to the next: the order of AFTER_THE_CAP is the order they try.
+    wide = Beam(2560, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True)
+    later = solve(game, budget=600, max_positions=20_000, beams=(), after_the_cap=(wide, 10))
+    assert later.result == WON and later.moves == found.moves and later.nodes > found.nodes
 
 
 def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh():

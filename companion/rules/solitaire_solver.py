@@ -269,10 +269,17 @@ BEAMS: tuple[BeamSpec, ...] = (
 # undecided, the gap of 0.5 won five, a card in hand at 1.0 with a gap of
 # 0.1 three, the gap of 0.3 four (and on 54 deals won late, each about as
 # many as the ladder's own 2,560-wide beam: s12). Widest-winning first.
+# Then (s14) a 10,240-wide beam with the gap of 0.5: each alone, on the 38
+# deals of 1-10000 that the s14 run left at the cap, it won five (1352,
+# 1389, 2200, 6410, 8201), one with a gap of 0.2, one a 2,560-wide beam with
+# an off-suit card at 2.0, none one with a card in hand at 0.9. Chosen on
+# those deals, so expect fewer elsewhere. Last, as it needs 10-16 s (most of
+# what is left) and the three before win sooner when they win.
 AFTER_THE_CAP: tuple[BeamSpec, ...] = (
     Beam(2560, Weights(in_hand=1.1, parked_gap=0.5), by_deals=True),
     Beam(2560, Weights(in_hand=1.0, parked_gap=0.1), by_deals=True),
     Beam(2560, Weights(in_hand=1.1, parked_gap=0.3), by_deals=True),
+    Beam(10240, Weights(in_hand=1.1, parked_gap=0.5), by_deals=True),
 )
 
 
