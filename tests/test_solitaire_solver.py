@@ -529,13 +529,9 @@ def test_the_beams_count_against_the_memory_cap_and_then_hand_over():
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
 
 
-def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
-    """With a clock that moves 10 ms a reading and a budget of 2 s, the beams
-    that run alone stop near BEAM_SHARE of it and the best-first searches get
-    the rest."""
-    fake = FakeClock(tick=0.01)
-    monkeypatch.setattr(solitaire_solver, "clock", fake)
-    expanded = []
+def count_best_first_expansions(monkeypatch) -> list[int]:
+    """A list that grows by one for every position a best-first search expands."""
+    expanded: list[int] = []
     real = solitaire_solver._Search.expand
 
     def counted(self):
@@ -543,6 +539,16 @@ def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
         real(self)
 
     monkeypatch.setattr(solitaire_solver._Search, "expand", counted)
+    return expanded
+
+
+def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
+    """With a clock that moves 10 ms a reading and a budget of 2 s, the beams
+    that run alone stop near BEAM_SHARE of it and the best-first searches get
+    the rest."""
+    fake = FakeClock(tick=0.01)
+    monkeypatch.setattr(solitaire_solver, "clock", fake)
+    expanded = count_best_first_expansions(monkeypatch)
     found = solve(new_game(seed=HARD_DEAL), budget=2.0, beams=(10, 40, 160))  # the ones alone
     assert found.result == UNKNOWN
     beam_share = (found.nodes - len(expanded)) / found.nodes
@@ -570,14 +576,7 @@ def test_a_wide_beam_gets_twice_the_expansions_of_the_complete_searches(monkeypa
     """Taking turns, the wide beam expands WIDE_BEAM_SHARE (2) positions for
     every one the best-first searches expand together (s14: 7 more held-out
     deals decided within 2 s than with as many)."""
-    expanded = []
-    real = solitaire_solver._Search.expand
-
-    def counted(self):
-        expanded.append(1)
-        real(self)
-
-    monkeypatch.setattr(solitaire_solver._Search, "expand", counted)
+    expanded = count_best_first_expansions(monkeypatch)
     wide = Beam(640, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True)
     found = solve(new_game(seed=HARD_DEAL), 600, max_nodes=12_000, beams=(wide,))
     assert (found.result, found.stopped_by) == (UNKNOWN, "nodes")
