@@ -363,10 +363,9 @@ def test_once_the_memory_cap_ends_the_searches_beams_use_the_time_left():
     assert later.result == WON and later.moves == found.moves and later.nodes > found.nodes
 
 
-def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh(monkeypatch):
+def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh():
     """Deal 6 is far too big for a 2,560-wide beam in a cap of 300
-    positions: each beam stops at its share of the cap (AFTER_THE_CAP_ROOM:
-    half of it, 225 of its leaner positions),
+    positions: each beam stops at the cap (450 of its leaner positions),
     the next one starts with a fresh table, and the answer stays "unknown",
     stopped by memory (a beam proves nothing)."""
     wide = Beam(2560, solitaire_solver.BEAM_GAP_WEIGHTS)
@@ -377,9 +376,7 @@ def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh(mon
         return found.nodes
 
     none, one, two = extra(()), extra((wide,)), extra((wide, wide))
-    assert 0 < one - none == two - one < 225
-    monkeypatch.setattr(solitaire_solver, "AFTER_THE_CAP_ROOM", 1.0)  # the whole cap
-    assert extra((wide,)) - none > one - none
+    assert 0 < one - none == two - one < 450
 
 
 def test_the_depth_first_search_joins_only_after_dive_after_positions():

@@ -269,24 +269,12 @@ BEAMS: tuple[BeamSpec, ...] = (
 # undecided, the gap of 0.5 won five, a card in hand at 1.0 with a gap of
 # 0.1 three, the gap of 0.3 four (and on 54 deals won late, each about as
 # many as the ladder's own 2,560-wide beam: s12). Widest-winning first.
-# Then (s14) a 10,240-wide beam with the gap of 0.5: each alone, on the 38
-# deals of 1-10000 that the s14 run left at the cap, it won five (1352,
-# 1389, 2200, 6410, 8201), one with a gap of 0.2, one a 2,560-wide beam with
-# an off-suit card at 2.0, none one with a card in hand at 0.9. Chosen on
-# those deals, so expect fewer elsewhere. Last, as it needs 10-16 s (most of
-# what is left) and the three before win sooner when they win. Within each
-# deal's 60 s it won two of the five (1389, 2200: v9).
-# The share of the cap each beam after it may hold. Not all the memory the
-# searches held comes back when they are freed (deal 6410: 941 MiB resident
-# at their peak, 263 MiB still resident after, s14): a 10,240-wide beam
-# given the whole cap took that process to 1,128 MiB. With half, the
-# process stays under MEMORY_LIMIT_BYTES.
-AFTER_THE_CAP_ROOM = 0.5
+# (A fourth, 10,240 wide, won two more deals of 1-10000 in s14 but took the
+# process over MEMORY_LIMIT_BYTES, beside what the searches leave resident.)
 AFTER_THE_CAP: tuple[BeamSpec, ...] = (
     Beam(2560, Weights(in_hand=1.1, parked_gap=0.5), by_deals=True),
     Beam(2560, Weights(in_hand=1.0, parked_gap=0.1), by_deals=True),
     Beam(2560, Weights(in_hand=1.1, parked_gap=0.3), by_deals=True),
-    Beam(10240, Weights(in_hand=1.1, parked_gap=0.5), by_deals=True),
 )
 
 
@@ -1189,7 +1177,7 @@ def _beams_after_the_cap(
     throws positions away)."""
     nodes = capped.nodes
     node_cap = float("inf") if max_nodes is None else max_nodes
-    room = int(AFTER_THE_CAP_ROOM * max_positions * POSITION_BYTES) // LEAN_POSITION_BYTES
+    room = max_positions * POSITION_BYTES // LEAN_POSITION_BYTES
     for spec in beams:
         beam = _beam(spec, state)
         while not beam.done and beam.size < room:
