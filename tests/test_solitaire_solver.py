@@ -483,7 +483,8 @@ def test_a_shared_out_beam_gives_every_count_its_share(dealt, width):
     ranked = [node(d, score=i) for i, d in enumerate(dealt)]
     got = solitaire_solver._keep_by_deals(ranked, width, Counter(n[3] for n in ranked))
     share = max(1, width // len(set(dealt))) if dealt else 0
-    shares = [n for n in ranked if [m[3] for m in ranked[: n[0]]].count(n[3]) < share]
+    # Each count's first ``share`` in the ranking, then the first ``width`` of those.
+    shares = [n for i, n in enumerate(ranked) if [m[3] for m in ranked[:i]].count(n[3]) < share]
     assert got == shares[:width]
 
 
