@@ -101,8 +101,11 @@ _TURN: Final = 32  # expansions one search makes before the other takes its turn
 # cap). Each kind is counted at its own cost, rounded up by the same 28 %
 # (until s10 every position was counted at 288 bytes, and the long searches
 # stopped at the cap with a third of it unused), and all the searches
-# together stop at MEMORY_LIMIT_BYTES: 1 GiB, about 830 MiB measured, with
-# the interpreter. ``max_positions`` (of :func:`solve`) states the cap in
+# together stop at MEMORY_LIMIT_BYTES: 1 GiB. Measured with the interpreter,
+# compiled (s14): 941 MiB resident at the peak of the searches of deal 6410,
+# and 1,019 MiB for deal 806 once the beams after the cap have run too (some
+# of the searches' memory stays resident after they are freed): little to
+# spare, so any change that holds more needs measuring. ``max_positions`` (of :func:`solve`) states the cap in
 # best-first positions. Reaching the cap ends the search "unknown", never
 # "lost": a search that stopped early has not covered every position.
 MEMORY_LIMIT_BYTES = 1 << 30
