@@ -106,8 +106,9 @@ _TURN: Final = 32  # expansions one search makes before the other takes its turn
 # and 1,019 MiB for deal 806 once the beams after the cap have run too (some
 # of the searches' memory stays resident after they are freed): little to
 # spare, so any change that holds more needs measuring. ``max_positions``
-# (of :func:`solve`) states the cap in best-first positions. Reaching the cap ends the search "unknown", never
-# "lost": a search that stopped early has not covered every position.
+# (of :func:`solve`) states the cap in best-first positions. Reaching the
+# cap ends the search "unknown", never "lost": a search that stopped early
+# has not covered every position.
 MEMORY_LIMIT_BYTES = 1 << 30
 POSITION_BYTES = 288  # a best-first position: the measured 225, rounded up for safety
 LEAN_POSITION_BYTES = 192  # a depth-first or beam position: the measured 150, likewise
