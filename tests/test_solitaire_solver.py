@@ -363,6 +363,71 @@ def test_once_the_memory_cap_ends_the_searches_beams_use_the_time_left():
     assert later.result == WON and later.moves == found.moves and later.nodes > found.nodes
 
 
+def memory_readings(monkeypatch: pytest.MonkeyPatch, *readings: int | None) -> None:
+    """Make the solver read these resident sizes in turn (the last one
+    from then on): the first when a solve begins, then one every
+    MEMORY_CHECK_EVERY positions."""
+    left = list(readings)
+
+    def read() -> int | None:
+        return left.pop(0) if len(left) > 1 else left[0]
+
+    monkeypatch.setattr(solitaire_solver, "resident_bytes", read)
+
+
+# The growth at which the measured memory stops a solve.
+MEASURED_LIMIT = solitaire_solver.MEMORY_LIMIT_BYTES - solitaire_solver.MEMORY_CHECK_MARGIN
+
+
+def test_the_measured_memory_stops_the_searches_whatever_the_count_says(monkeypatch):
+    """The count of positions is an estimate: the process's resident memory
+    is read too, every MEMORY_CHECK_EVERY positions, and a solve whose
+    process has grown by the limit stops "memory", never "lost", at the
+    first reading that shows it (deal 5 is won after 7,333 positions)."""
+    memory_readings(monkeypatch, 100 << 20, (100 << 20) + MEASURED_LIMIT)
+    found = solve(new_game(seed=5), budget=600, beams=(), after_the_cap=())
+    assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+    assert found.nodes == solitaire_solver.MEMORY_CHECK_EVERY
+
+
+@pytest.mark.parametrize("reading", [None, 5 << 30], ids=["not-told", "5-GiB-before"])
+def test_what_the_process_held_before_the_solve_is_not_the_searchs(monkeypatch, reading):
+    """Only the growth since the solve began counts (a server holds its own
+    memory, and what an earlier solve freed): a process that held 5 GiB and
+    grew by just under the limit, or a system that does not tell, leaves
+    the search exactly as the count alone would."""
+    memory_readings(monkeypatch, reading, None if reading is None else reading + MEASURED_LIMIT - 1)
+    found = solve(new_game(seed=5), budget=600, beams=(), after_the_cap=())
+    assert (found.result, found.nodes) == (WON, 7333)
+
+
+def test_the_beams_after_the_cap_have_the_memory_the_searches_freed(monkeypatch):
+    """Measured full, the searches stop and free their memory; the beams
+    after the cap then go on in it (a 10-wide one wins deal 5), and stop
+    in turn once the measure is full again: a 2,560-wide beam on deal 6
+    is stopped at its second reading, "unknown"."""
+    game = new_game(seed=5)
+    memory_readings(monkeypatch, 0, MEASURED_LIMIT, 0)
+    found = solve(game, budget=600, beams=(), after_the_cap=(10,))
+    assert found.result == WON and solitaire.replay(game, found.moves).won
+    wide = Beam(2560, solitaire_solver.BEAM_GAP_WEIGHTS)
+    memory_readings(monkeypatch, 0, MEASURED_LIMIT, 0, MEASURED_LIMIT)
+    found = solve(new_game(seed=6), budget=600, beams=(), after_the_cap=(wide,))
+    assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
+    assert found.nodes == 3 * solitaire_solver.MEMORY_CHECK_EVERY
+
+
+@pytest.mark.skipif(solitaire_solver.resident_bytes() is None, reason="the system does not tell")
+def test_the_resident_memory_is_read_from_the_system():
+    """Where the system tells it (Linux), the reading grows by what the
+    process holds: 64 MiB of real bytes."""
+    before = solitaire_solver.resident_bytes()
+    held = bytes(range(256)) * (256 << 10)
+    after = solitaire_solver.resident_bytes()
+    assert before is not None and after is not None
+    assert after - before >= 60 << 20 and len(held) == 64 << 20
+
+
 def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh():
     """Deal 6 is far too big for a 2,560-wide beam in a cap of 300
     positions: each beam stops at the cap (450 of its leaner positions),

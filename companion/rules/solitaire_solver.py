@@ -59,6 +59,7 @@ from __future__ import annotations
 import functools
 import gc
 import heapq
+import os
 import struct
 import threading
 import time
@@ -113,6 +114,19 @@ MEMORY_LIMIT_BYTES = 1 << 30
 POSITION_BYTES = 288  # a best-first position: the measured 225, rounded up for safety
 LEAN_POSITION_BYTES = 192  # a depth-first or beam position: the measured 150, likewise
 MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
+# The count above is an estimate; the memory the process really takes is
+# measured as well (:class:`_Resident`), so that the bound holds whatever
+# the count misses (what a wide beam holds beside its positions, the
+# interpreter's own growth, a machine whose objects cost more). Every
+# MEMORY_CHECK_EVERY expansions (some 30-80 ms of searching, at most a few
+# MiB) the solver reads the process's resident memory, and stops "memory" once
+# it has grown by MEMORY_LIMIT_BYTES less MEMORY_CHECK_MARGIN since the solve
+# began: the margin covers the growth between two readings. A reading costs
+# some 10 µs. Only Linux tells it (``/proc/self/statm``); elsewhere the count
+# alone holds. The growth, not the total: what the process held before
+# (the app, an earlier solve's freed memory it kept) is not the search's.
+MEMORY_CHECK_EVERY = 4096
+MEMORY_CHECK_MARGIN = 32 << 20
 # The beams' widths, tried in turn: doubling up to BEAM_ALONE (a failed
 # narrow beam costs half the next), then four times (the wide ones take
 # turns with the complete searches, and a long search needs the widest soon).
@@ -170,6 +184,21 @@ DIVE_BUDGET = 10.0
 
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
+
+
+def _statm_resident_bytes() -> int | None:
+    """The process's resident memory in bytes, or None where the system
+    does not tell it (anything but Linux)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+# How the resident memory is read (see MEMORY_CHECK_EVERY); tests replace it.
+resident_bytes: Callable[[], int | None] = _statm_resident_bytes
 
 
 @dataclass(frozen=True)
@@ -273,8 +302,10 @@ BEAMS: tuple[BeamSpec, ...] = (
 # undecided, the gap of 0.5 won five, a card in hand at 1.0 with a gap of
 # 0.1 three, the gap of 0.3 four (and on 54 deals won late, each about as
 # many as the ladder's own 2,560-wide beam: s12). Widest-winning first.
-# (A fourth, 10,240 wide, won two more deals of 1-10000 in s14 but took the
-# process over MEMORY_LIMIT_BYTES, beside what the searches leave resident.)
+# (A fourth, 10,240 wide, won deals 1389 and 2200 of 1-10000 in s14 but
+# took the process over MEMORY_LIMIT_BYTES, beside what the searches leave
+# resident. Held to the measured memory (MEMORY_CHECK_EVERY), it is stopped
+# on both before it wins, at 1,024 and 1,025 MiB resident: s15.)
 AFTER_THE_CAP: tuple[BeamSpec, ...] = (
     Beam(2560, Weights(in_hand=1.1, parked_gap=0.5), by_deals=True),
     Beam(2560, Weights(in_hand=1.0, parked_gap=0.1), by_deals=True),
@@ -1031,14 +1062,23 @@ def solve(
     # tens of milliseconds, and overrun the budget. It is off while we search.
     collecting = gc.isenabled()
     gc.disable()
+    resident = _Resident()
     try:
         found = _search(
-            state, searches, deadline, max_nodes, max_positions, dive_after, beams, beams_until
+            state,
+            searches,
+            deadline,
+            max_nodes,
+            max_positions,
+            dive_after,
+            beams,
+            beams_until,
+            resident,
         )
         if found.stopped_by == "memory" and after_the_cap:
             # The searches' memory is free by now: _search has returned.
             found = _beams_after_the_cap(
-                state, found, after_the_cap, deadline, max_nodes, max_positions
+                state, found, after_the_cap, deadline, max_nodes, max_positions, resident
             )
     finally:  # the searches' memory is freed by now
         if collecting:
@@ -1055,9 +1095,13 @@ def _search(
     dive_after: int | None = DIVE_AFTER,
     beams: tuple[BeamSpec, ...] = (),
     beams_until: float = 0.0,
+    resident: _Resident | None = None,
 ) -> Solution:
     """The beams, then the searches taking turns (see :func:`solve`);
-    ``seconds`` is left 0."""
+    ``seconds`` is left 0. ``resident`` measures the process's memory
+    (:class:`_Resident`; a fresh one when not given)."""
+    if resident is None:
+        resident = _Resident()
     nodes = 0
     node_cap = float("inf") if max_nodes is None else max_nodes
     firsts = [_Search(weights, state) for weights in searches]
@@ -1089,7 +1133,11 @@ def _search(
                         return Solution(WON, line, 0.0, nodes, line)
                     if not run.queue:  # exhausted, and not won (just above)
                         return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
-                    stop = _stop(nodes >= node_cap, clock() >= deadline, run.size >= room)
+                    stop = _stop(
+                        nodes >= node_cap,
+                        clock() >= deadline,
+                        run.size >= room or resident.over(nodes),
+                    )
                     if stop:
                         best = _best_line(firsts) or beam_line
                         return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
@@ -1112,7 +1160,11 @@ def _search(
                     # or no beam any more.
                     beam = _beam(wide.pop(0), state) if wide else None
                     break
-                stop = _stop(nodes >= node_cap, clock() >= deadline, beam.size >= room)
+                stop = _stop(
+                    nodes >= node_cap,
+                    clock() >= deadline,
+                    beam.size >= room or resident.over(nodes),
+                )
                 if stop:
                     best = _best_line(firsts) or beam_line
                     return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
@@ -1135,7 +1187,7 @@ def _search(
                 stop = "nodes" if nodes >= node_cap else "time"
                 best = _best_line(firsts) or narrow.best_line
                 return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
-            if now >= beams_until or narrow.size >= room:
+            if now >= beams_until or narrow.size >= room or resident.over(nodes):
                 break  # the complete searches' turn
             narrow.expand()
             nodes += 1
@@ -1174,17 +1226,18 @@ def _beams_after_the_cap(
     deadline: float,
     max_nodes: int | None,
     max_positions: int,
+    resident: _Resident,
 ) -> Solution:
     """The ``beams``, one after the other, alone, for the time and
-    positions ``capped`` (a search stopped by the memory cap) left: a win,
-    or ``capped`` itself with the positions counted (never "lost": a beam
-    throws positions away)."""
+    positions ``capped`` (a search stopped by the memory cap) left, and
+    within the measured memory (``resident``): a win, or ``capped`` itself
+    with the positions counted (never "lost": a beam throws positions away)."""
     nodes = capped.nodes
     node_cap = float("inf") if max_nodes is None else max_nodes
     room = max_positions * POSITION_BYTES // LEAN_POSITION_BYTES
     for spec in beams:
         beam = _beam(spec, state)
-        while not beam.done and beam.size < room:
+        while not beam.done and beam.size < room and not resident.over(nodes):
             if beam.won_line is not None:
                 return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
             stop = _stop(nodes >= node_cap, clock() >= deadline, False)
@@ -1197,6 +1250,24 @@ def _beams_after_the_cap(
         if beam.won_line is not None:  # won on its very last position
             return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
     return replace(capped, nodes=nodes)
+
+
+class _Resident:
+    """Whether the process has grown by the memory limit since the solve
+    began, read every MEMORY_CHECK_EVERY expansions (see there)."""
+
+    def __init__(self) -> None:
+        self.start = resident_bytes()
+        self.next_reading = MEMORY_CHECK_EVERY
+
+    def over(self, nodes: int) -> bool:
+        """Whether the limit is reached, ``nodes`` positions into the solve
+        (the memory is read only once every MEMORY_CHECK_EVERY of them)."""
+        if self.start is None or nodes < self.next_reading:
+            return False
+        self.next_reading = nodes + MEMORY_CHECK_EVERY
+        now = resident_bytes()
+        return now is not None and now - self.start >= MEMORY_LIMIT_BYTES - MEMORY_CHECK_MARGIN
 
 
 def _bytes(run: _Search | _Dive | _Beam) -> int:
