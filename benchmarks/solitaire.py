@@ -37,7 +37,10 @@ decided, and the bounds that the unknown deals allow), the share that took
 more than 2 s, the median and p99 times, and the hardest deals.
 
 Wall-clock figures depend on the machine and on what else runs on it; the
-file records the load beside every deal.
+file records the load beside every deal. CPU figures depend on the machine
+alone, so every line records its speed too (``speed``: positions a second
+of CPU of one fixed search, see :func:`machine_speed`), and the report
+gives it: 2 s of CPU on one machine is not 2 s on another.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import datetime
+import functools
 import json
 import math
 import os
@@ -61,6 +65,27 @@ from companion.rules import solitaire, solitaire_solver  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "solitaire-deals.jsonl"
 WON, LOST, UNKNOWN = solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN
+
+
+# The search a machine's speed is measured by: the first positions of deal
+# 806's depth-first search alone, the same on every machine and solver
+# version (no deal of 1-1000 takes longer to decide, so the search does not
+# end early). Measured on 27 Nov 2026, compiled: 53,822 positions a second
+# on s15's machine, which searches at less than half the speed of s14's.
+SPEED_SEED = 806
+SPEED_POSITIONS = 20_000
+
+
+@functools.cache
+def machine_speed() -> int:
+    """Positions a second of CPU of the reference search (compiled or not,
+    as the solver runs), measured once a process."""
+    game = solitaire.new_game(SPEED_SEED)
+    cpu = time.process_time()
+    solitaire_solver.solve(
+        game, 600, max_nodes=SPEED_POSITIONS, searches=(), dive_after=0, beams=(), after_the_cap=()
+    )
+    return round(SPEED_POSITIONS / max(time.process_time() - cpu, 1e-6))
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -109,6 +134,7 @@ def decide(
 
     A function of its own so that a pool's worker processes can run it."""
     machine_load = load()
+    speed = machine_speed()
     game = solitaire.new_game(seed)
     wall, cpu = time.perf_counter(), time.process_time()
     # The solver reads its budget off a module-level clock; the process's CPU
@@ -139,6 +165,7 @@ def decide(
         "max_nodes": max_nodes,
         "give_up_after": give_up_after,
         "load": machine_load,
+        "speed": speed,
         # Compiled by mypyc (setup.py) it takes half the time of the Python source.
         "solver": solitaire_solver.BUILD,
         "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -227,12 +254,22 @@ def report(args: argparse.Namespace) -> int:
         {float(str(row["give_up_after"])) for row in rows.values() if row.get("give_up_after")}
     )
     given_up = f" given up after {', '.join(f'{c:g}' for c in cuts)} s of CPU" if cuts else ""
+    # Lines written before s15 did not measure the machine's speed.
+    speeds = [int(str(row["speed"])) for row in rows.values() if row.get("speed")]
+    speed = (
+        f"; machine speed: median {statistics.median(speeds):,.0f} positions a second of CPU "
+        f"(the first {SPEED_POSITIONS:,} of deal {SPEED_SEED}'s depth-first search; "
+        f"{len(speeds)} deals measured)"
+        if speeds
+        else ""
+    )
     print(
         f"{n} deals (seeds {seeds[0]}-{seeds[-1]}), "
         f"budget {', '.join(f'{b:g} s ({c})' for b, c in budgets)} a deal{given_up}, "
         f"solver {', '.join(f'{k} ({c} deals)' for k, c in sorted(kinds.items()))}; "
         f"run {stamps[0]} to {stamps[-1]}; 1-minute load average when a deal "
-        f"started: median {statistics.median(loads):.1f}, most {max(loads):.1f} (2 cores)\n"
+        f"started: median {statistics.median(loads):.1f}, most {max(loads):.1f} (2 cores)"
+        f"{speed}\n"
     )
     print("| result | deals | share |")
     print("|---|---:|---:|")

@@ -71,6 +71,25 @@ def test_each_line_records_the_cpu_time_and_the_report_sums_it_up(bench, tmp_pat
     assert "CPU time a deal (2 deals): median" in capsys.readouterr().out
 
 
+def test_each_line_records_the_machines_speed_and_the_report_gives_it(bench, tmp_path, capsys):
+    """CPU seconds differ from machine to machine: each line records how
+    many positions a second the machine searched (one fixed search, once a
+    process), and the report's header gives the median."""
+    out = tmp_path / "deals.jsonl"
+    rows = run(bench, out, "--deals", "2", "--max-nodes", "300")
+    speeds = {row["speed"] for row in rows.values()}
+    assert speeds == {bench.machine_speed()}  # measured once in this process
+    assert isinstance(bench.machine_speed(), int) and bench.machine_speed() > 1000
+    old, sys.argv = sys.argv, ["solitaire.py", "report", "--out", str(out)]
+    try:
+        assert bench.main() == 0
+    finally:
+        sys.argv = old
+    header = capsys.readouterr().out.splitlines()[0]
+    assert f"machine speed: median {bench.machine_speed():,} positions a second of CPU" in header
+    assert "2 deals measured" in header
+
+
 def test_a_cpu_budget_runs_the_search_on_the_process_clock(bench, tmp_path, monkeypatch):
     """--cpu-budget hands the solver time.process_time as its clock (so a
     busy machine does not shorten a deal's search), records it in the line,
@@ -81,7 +100,8 @@ def test_a_cpu_budget_runs_the_search_on_the_process_clock(bench, tmp_path, monk
     real_solve = solitaire_solver.solve
 
     def spy(*args, **kwargs):
-        seen.append(solitaire_solver.clock)
+        if kwargs.get("max_nodes") == 300:  # a deal's search, not the speed's
+            seen.append(solitaire_solver.clock)
         return real_solve(*args, **kwargs)
 
     monkeypatch.setattr(solitaire_solver, "solve", spy)

@@ -125,6 +125,8 @@ MAX_POSITIONS = MEMORY_LIMIT_BYTES // POSITION_BYTES
 # some 10 µs. Only Linux tells it (``/proc/self/statm``); elsewhere the count
 # alone holds. The growth, not the total: what the process held before
 # (the app, an earlier solve's freed memory it kept) is not the search's.
+# (In a server, what other requests take meanwhile counts too: the measure
+# errs on the safe side.)
 MEMORY_CHECK_EVERY = 4096
 MEMORY_CHECK_MARGIN = 32 << 20
 # The beams' widths, tried in turn: doubling up to BEAM_ALONE (a failed
