@@ -1093,17 +1093,15 @@ def _search(
     searches: tuple[Weights, ...],
     deadline: float,
     max_nodes: int | None,
-    max_positions: int = MAX_POSITIONS,
-    dive_after: int | None = DIVE_AFTER,
-    beams: tuple[BeamSpec, ...] = (),
-    beams_until: float = 0.0,
-    resident: _Resident | None = None,
+    max_positions: int,
+    dive_after: int | None,
+    beams: tuple[BeamSpec, ...],
+    beams_until: float,
+    resident: _Resident,
 ) -> Solution:
     """The beams, then the searches taking turns (see :func:`solve`);
     ``seconds`` is left 0. ``resident`` measures the process's memory
-    (:class:`_Resident`; a fresh one when not given)."""
-    if resident is None:
-        resident = _Resident()
+    (:class:`_Resident`)."""
     nodes = 0
     node_cap = float("inf") if max_nodes is None else max_nodes
     firsts = [_Search(weights, state) for weights in searches]
