@@ -56,12 +56,12 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.rules import solitaire, solitaire_solver  # noqa: E402
+from companion.rules import solitaire, solitaire_deals, solitaire_solver  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "solitaire-deals.jsonl"
 WON, LOST, UNKNOWN = solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN
@@ -129,8 +129,11 @@ def decide(
     max_nodes: int | None,
     cpu_budget: bool = False,
     give_up_after: float | None = None,
+    keep_line: bool = False,
 ) -> dict[str, object]:
     """One deal's line of the file; raises if a winning line does not win.
+    With ``keep_line`` a won deal's line holds its moves too (``line``, as
+    the package's lines file writes them).
 
     A function of its own so that a pool's worker processes can run it."""
     machine_load = load()
@@ -151,6 +154,7 @@ def decide(
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     if found.result == WON and not solitaire.replay(game, found.moves).won:
         raise RuntimeError(f"seed {seed}: the winning line does not win!")
+    line = {"line": solitaire_deals.format_line(found.moves)} if keep_line and found.moves else {}
     return {
         "seed": seed,
         "result": found.result,
@@ -169,6 +173,7 @@ def decide(
         # Compiled by mypyc (setup.py) it takes half the time of the Python source.
         "solver": solitaire_solver.BUILD,
         "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        **line,
     }
 
 
@@ -193,39 +198,49 @@ def run(args: argparse.Namespace) -> int:
     seeds = [
         seed for seed in range(args.first_seed, args.first_seed + args.deals) if seed not in done
     ]
-    settings = (args.budget, args.max_nodes, args.cpu_budget, args.give_up_after)
+    job = functools.partial(
+        decide,
+        budget=args.budget,
+        max_nodes=args.max_nodes,
+        cpu_budget=args.cpu_budget,
+        give_up_after=args.give_up_after,
+    )
     with out.open("a") as file:
-
-        def write(row: dict[str, object]) -> None:
-            # One whole line at a time, flushed: a killed run loses at most
-            # the deals in progress, and the next run skips the rest.
-            file.write(json.dumps(row) + "\n")
-            file.flush()
-
         try:
-            if args.jobs <= 1:
-                for seed in seeds:
-                    write(decide(seed, *settings))
-                return 0
-            with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-                # A few deals queued per worker, not all of them: an interrupted
-                # run then leaves no long tail of submitted work behind.
-                pending: set[concurrent.futures.Future[dict[str, object]]] = set()
-                todo = iter(seeds)
-                for seed in todo:
-                    pending.add(pool.submit(decide, seed, *settings))
-                    if len(pending) >= 2 * args.jobs:
-                        finished, pending = concurrent.futures.wait(
-                            pending, return_when=concurrent.futures.FIRST_COMPLETED
-                        )
-                        for future in finished:
-                            write(future.result())
-                for future in concurrent.futures.as_completed(pending):
-                    write(future.result())
+            for row in decided(seeds, job, args.jobs):
+                # One whole line at a time, flushed: a killed run loses at most
+                # the deals in progress, and the next run skips the rest.
+                file.write(json.dumps(row) + "\n")
+                file.flush()
         except RuntimeError as error:
             print(error, file=sys.stderr)
             return 1
     return 0
+
+
+def decided(
+    seeds: list[int], job: Callable[[int], dict[str, object]], jobs: int
+) -> Iterator[dict[str, object]]:
+    """``job`` (:func:`decide` with its settings) for each seed, one at a time
+    or ``jobs`` at once in a pool of processes; rows in the order deals finish."""
+    if jobs <= 1:
+        for seed in seeds:
+            yield job(seed)
+        return
+    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+        # A few deals queued per worker, not all of them: an interrupted
+        # run then leaves no long tail of submitted work behind.
+        pending: set[concurrent.futures.Future[dict[str, object]]] = set()
+        for seed in seeds:
+            pending.add(pool.submit(job, seed))
+            if len(pending) >= 2 * jobs:
+                finished, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                for future in finished:
+                    yield future.result()
+        for future in concurrent.futures.as_completed(pending):
+            yield future.result()
 
 
 def report(args: argparse.Namespace) -> int:
@@ -356,8 +371,6 @@ def report(args: argparse.Namespace) -> int:
 
 def table(args: argparse.Namespace) -> int:
     """Write the package's table of won deals by difficulty (see solitaire_deals)."""
-    from companion.rules import solitaire_deals
-
     rows = read(Path(args.out))
     won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
     target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
@@ -369,6 +382,50 @@ def table(args: argparse.Namespace) -> int:
     )
     target.write_text(text)
     print(f"{len(won)} won deals written to {target}")
+    return 0
+
+
+def lines(args: argparse.Namespace) -> int:
+    """Find again the winning lines of the won deals of ``--out`` that took
+    more than ``--above`` positions, and write them to the package's lines
+    file (see solitaire_deals). Resumable: the lines already in the file are
+    kept, and each new one is appended as it is found, then the file is
+    written anew in seed order."""
+    rows = read(Path(args.out))
+    wanted = sorted(
+        seed
+        for seed, row in rows.items()
+        if row["result"] == WON and int(str(row["nodes"])) > args.above
+    )
+    target = Path(
+        args.lines or Path(solitaire_deals.__file__).with_name(solitaire_deals.LINES_FILE)
+    )
+    known = solitaire_deals.parse_lines(target.read_text()) if target.exists() else {}
+    todo = [seed for seed in wanted if seed not in known]
+    header = (
+        f"Winning lines of the deals the solver won in benchmarks/{Path(args.out).name}",
+        f"after more than {args.above} positions, found again by benchmarks/solitaire.py lines.",
+        "A deal a line: 'seed: moves'. A move is D (deal), or the source and target piles",
+        "(1-6) followed by how many cards move when more than one.",
+    )
+    missed = []
+    with target.open("a") as file:
+        job = functools.partial(
+            decide, budget=args.budget, max_nodes=None, cpu_budget=True, keep_line=True
+        )
+        for row in decided(todo, job, args.jobs):
+            seed = int(str(row["seed"]))
+            if row["result"] != WON:
+                missed.append(seed)
+                continue
+            known[seed] = str(row["line"])
+            file.write(f"{seed}: {known[seed]}\n")
+            file.flush()
+    kept = {seed: known[seed] for seed in wanted if seed in known}
+    target.write_text(solitaire_deals.write_lines(kept, header))
+    print(f"{len(kept)} lines of {len(wanted)} deals written to {target}")
+    if missed:
+        print(f"not won again within {args.budget:g} s: {', '.join(map(str, sorted(missed)))}")
     return 0
 
 
@@ -403,6 +460,13 @@ def main() -> int:
     ship = commands.add_parser("table", help="write the won deals by level for the app")
     ship.add_argument("--out", default=str(DEFAULT_OUT))
     ship.set_defaults(handler=table)
+    lines_of = commands.add_parser("lines", help="write the winning lines of the hardest won deals")
+    lines_of.add_argument("--out", default=str(DEFAULT_OUT))
+    lines_of.add_argument("--above", type=int, default=solitaire_deals.LINES_ABOVE)
+    lines_of.add_argument("--budget", type=float, default=300.0, help="CPU seconds per deal")
+    lines_of.add_argument("--jobs", type=int, default=1, help="deals solved at once (processes)")
+    lines_of.add_argument("--lines", default="", help="the file (default: the package's)")
+    lines_of.set_defaults(handler=lines)
     args = parser.parse_args()
     return int(args.handler(args))
 

@@ -48,3 +48,13 @@ def test_every_static_file_is_package_data():
 def test_the_templates_folder_is_installed_as_leafpile_templates():
     assert CONFIG["package-dir"]["leafpile_templates"] == "templates"
     assert "leafpile_templates" in CONFIG["packages"]
+
+
+def test_every_data_file_of_the_rules_is_package_data():
+    """The solitaire's table of won deals and its shipped winning lines: an
+    install without them would offer no deal that can be won."""
+    patterns = CONFIG["package-data"]["companion.rules"]
+    for path in (ROOT / "companion" / "rules").iterdir():
+        if not path.is_file() or path.suffix in (".py", ".so") or path.name == "ruff.toml":
+            continue
+        assert _covered(path.name, patterns), f"companion/rules/{path.name} would not be installed"

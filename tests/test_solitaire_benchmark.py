@@ -24,13 +24,17 @@ def bench():
     del sys.modules[spec.name]
 
 
-def run(bench, out: Path, *args: str) -> dict[int, dict[str, object]]:
-    argv = ["solitaire.py", "run", "--out", str(out), "--budget", "600", *args]
-    old, sys.argv = sys.argv, argv
+def command(bench, *args: str) -> int:
+    """What ``python benchmarks/solitaire.py ARGS`` returns."""
+    old, sys.argv = sys.argv, ["solitaire.py", *args]
     try:
-        assert bench.main() == 0
+        return int(bench.main())
     finally:
         sys.argv = old
+
+
+def run(bench, out: Path, *args: str) -> dict[int, dict[str, object]]:
+    assert command(bench, "run", "--out", str(out), "--budget", "600", *args) == 0
     return bench.read(out)
 
 
@@ -63,11 +67,7 @@ def test_each_line_records_the_cpu_time_and_the_report_sums_it_up(bench, tmp_pat
     out = tmp_path / "deals.jsonl"
     rows = run(bench, out, "--deals", "2", "--max-nodes", "300")
     assert all(0 < float(row["cpu"]) <= float(row["seconds"]) + 0.05 for row in rows.values())
-    old, sys.argv = sys.argv, ["solitaire.py", "report", "--out", str(out)]
-    try:
-        assert bench.main() == 0
-    finally:
-        sys.argv = old
+    assert command(bench, "report", "--out", str(out)) == 0
     assert "CPU time a deal (2 deals): median" in capsys.readouterr().out
 
 
@@ -80,11 +80,7 @@ def test_each_line_records_the_machines_speed_and_the_report_gives_it(bench, tmp
     speeds = {row["speed"] for row in rows.values()}
     assert speeds == {bench.machine_speed()}  # measured once in this process
     assert isinstance(bench.machine_speed(), int) and bench.machine_speed() > 1000
-    old, sys.argv = sys.argv, ["solitaire.py", "report", "--out", str(out)]
-    try:
-        assert bench.main() == 0
-    finally:
-        sys.argv = old
+    assert command(bench, "report", "--out", str(out)) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert f"machine speed: median {bench.machine_speed():,} positions a second of CPU" in header
     assert "2 deals measured" in header
@@ -124,11 +120,7 @@ def test_giving_up_early_searches_as_the_budget_says_and_stops_at_its_time(bench
     cut = run(bench, tmp_path / "cut.jsonl", *quick, "--give-up-after", "0.3")
     assert verdicts(cut) == verdicts(full)
     assert all(row["give_up_after"] == 0.3 for row in cut.values())
-    old, sys.argv = sys.argv, ["solitaire.py", "report", "--out", str(tmp_path / "cut.jsonl")]
-    try:
-        assert bench.main() == 0
-    finally:
-        sys.argv = old
+    assert command(bench, "report", "--out", str(tmp_path / "cut.jsonl")) == 0
     assert "budget 60 s (cpu) a deal given up after 0.3 s of CPU" in capsys.readouterr().out
     hard = run(
         bench, tmp_path / "hard.jsonl", "--first-seed", "806", "--deals", "1",
@@ -139,11 +131,27 @@ def test_giving_up_early_searches_as_the_budget_says_and_stops_at_its_time(bench
 
 
 def test_giving_up_early_needs_the_cpu_clock(bench, tmp_path, capsys):
-    argv = ["solitaire.py", "run", "--out", str(tmp_path / "x.jsonl"), "--give-up-after", "2"]
-    old, sys.argv = sys.argv, argv
-    try:
-        assert bench.main() == 2
-    finally:
-        sys.argv = old
+    out = str(tmp_path / "x.jsonl")
+    assert command(bench, "run", "--out", out, "--give-up-after", "2") == 2
     assert "add --cpu-budget" in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_lines_writes_the_winning_lines_of_the_hardest_won_deals_and_resumes(
+    bench, tmp_path, capsys
+):
+    from companion.rules import solitaire, solitaire_deals
+
+    out, lines = tmp_path / "deals.jsonl", tmp_path / "lines.txt"
+    rows = [(1, "won", 30_000), (2, "won", 100), (3, "unknown", 50_000), (4, "won", 20_001)]
+    out.write_text(
+        "".join(json.dumps({"seed": s, "result": r, "nodes": n}) + "\n" for s, r, n in rows)
+    )
+    lines.write_text("4: 16\n")  # already there: kept as it is, not solved again
+    assert command(bench, "lines", "--out", str(out), "--lines", str(lines), "--budget", "30") == 0
+    assert "2 lines of 2 deals written" in capsys.readouterr().out
+    text = lines.read_text()
+    assert text.startswith("# Winning lines of the deals the solver won in benchmarks/deals.jsonl")
+    found = solitaire_deals.parse_lines(text)
+    assert sorted(found) == [1, 4] and found[4] == "16"
+    assert solitaire.replay(solitaire.new_game(1), solitaire_deals.parse_line(found[1])).won

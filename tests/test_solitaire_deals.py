@@ -134,3 +134,103 @@ def test_the_table_keeps_every_won_deal_once_and_harder_ones_never_lower(effort)
             if effort[a] < effort[b]:
                 assert level_of[a] <= level_of[b]
     assert table.tested == len(rows) + 5
+
+
+# The winning lines shipped for the deals the solver takes longest on.
+
+LINES = ROOT / "companion" / "rules" / solitaire_deals.LINES_FILE
+
+
+def shipped_lines() -> dict[int, str]:
+    return solitaire_deals.parse_lines(LINES.read_text())
+
+
+def test_every_shipped_line_wins_its_deal_from_the_start():
+    lines = shipped_lines()
+    assert len(lines) > 100, "the lines file is (nearly) empty"
+    for seed, text in lines.items():
+        game = solitaire.new_game(seed)
+        assert solitaire.replay(game, solitaire_deals.parse_line(text)).won, seed
+
+
+def test_lines_ship_for_exactly_the_won_deals_that_took_the_most_positions():
+    """Those the table's run won after more than LINES_ABOVE positions: every
+    one of them (each was won again when the file was written)."""
+    rows = [json.loads(line) for line in benchmark().read_text().splitlines()]
+    hardest = {
+        row["seed"]
+        for row in rows
+        if row["result"] == "won" and row["nodes"] > solitaire_deals.LINES_ABOVE
+    }
+    assert set(shipped_lines()) == hardest
+    assert hardest <= set(solitaire_deals.load().levels["hard"])
+    assert f"won in benchmarks/{benchmark().name}" in LINES.read_text().splitlines()[0]
+
+
+moves = st.one_of(
+    st.just(solitaire.Deal()),
+    st.builds(solitaire.Move, st.integers(0, 5), st.integers(0, 5), st.integers(1, 13)),
+)
+
+
+@given(st.lists(moves, max_size=40))
+def test_a_line_reads_back_as_the_same_moves(line):
+    text = solitaire_deals.format_line(line)
+    assert solitaire_deals.parse_line(text) == tuple(line)
+    lines = {7: text, 3: "D"}
+    assert solitaire_deals.parse_lines(solitaire_deals.write_lines(lines, ["a note"])) == lines
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("16 X", "'X' is not a move"),
+        ("1", "'1' is not a move"),
+        ("01", "'01' is not a move"),
+        ("16 d", "'d' is not a move"),
+        ("1-6", "'1-6' is not a move"),
+        ("1614", "'1614': a run moves 1 to 13 cards"),
+        ("160", "'160': a run moves 1 to 13 cards"),
+        ("1６", "'1６' is not a move"),  # a full-width digit: isdigit() alone says yes
+    ],
+)
+def test_a_word_that_is_not_a_move_is_refused_in_words(text, message):
+    with pytest.raises(RuleError, match=message):
+        solitaire_deals.parse_line(text)
+
+
+@pytest.mark.parametrize("row", ["16 25", "x: 16", ": 16", "-3: 16"])
+def test_a_row_that_is_not_a_deals_line_is_refused(row):
+    with pytest.raises(RuleError, match="is not a deal's line"):
+        solitaire_deals.parse_lines(row)
+
+
+@pytest.fixture
+def lines_of(monkeypatch):
+    """Ship these lines instead of the package's file."""
+
+    def ship(lines: dict[int, str]) -> None:
+        monkeypatch.setattr(solitaire_deals, "_SHIPPED", solitaire_deals._ShippedLines())
+        monkeypatch.setattr(solitaire_deals._SHIPPED, "_text", lines)
+
+    return ship
+
+
+def test_the_shipped_line_answers_only_at_the_very_start_of_its_deal(lines_of):
+    seed = 20  # the solver wins it in a few hundred positions
+    line = solve(solitaire.new_game(seed), budget=10, max_nodes=20_000).moves
+    lines_of({seed: solitaire_deals.format_line(line)})
+    start = solitaire.new_game(seed)
+    assert solitaire_deals.winning_line(start) == line
+    assert solitaire_deals.winning_line(solitaire.apply(start, line[0])) is None
+    assert solitaire_deals.winning_line(solitaire.new_game(seed + 1)) is None
+    small = solitaire.Layout(3, 2, (1, 1, 1), 1)
+    assert solitaire_deals.winning_line(solitaire.new_game(seed, small)) is None
+    unseeded = solitaire.State(start.layout, start.piles, start.hidden, start.hand)
+    assert solitaire_deals.winning_line(unseeded) is None
+
+
+@pytest.mark.parametrize("text", ["16 25", "D D D D D", "99 X"])
+def test_a_shipped_line_that_does_not_win_is_never_given_out(lines_of, text):
+    lines_of({20: text})
+    assert solitaire_deals.winning_line(solitaire.new_game(20)) is None

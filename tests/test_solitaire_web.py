@@ -261,6 +261,50 @@ def test_hint_and_winnable_agree_because_they_share_the_winning_lines_found(
     assert f"it can be won from here, in {len(line) - 3} moves" in html
 
 
+def test_a_deal_shipped_with_its_line_is_a_yes_and_a_hint_without_a_search(
+    phone, make_table, store, monkeypatch
+):
+    """The deals the solver takes longest on ship with their winning line
+    (solitaire_deals.winning_line): a phone's 1.5 s may not find it again,
+    and a deal offered as one that can be won must not be "not decided"."""
+    from companion.rules import solitaire_solver
+    from companion.web import solitaire_pages
+
+    seed = min(solitaire_deals._SHIPPED.text())
+    line = solitaire_deals.winning_line(solitaire.new_game(seed))
+    assert line is not None and seed in solitaire_deals.load().levels["hard"]
+    searches = []
+
+    def unsure(state, budget=2.0, **kw):
+        searches.append(state)
+        return solitaire_solver.Solution("unknown", (), budget, 0)
+
+    monkeypatch.setattr(solitaire_pages.solitaire_solver, "solve", unsure)
+    known = solitaire_solver.KnownWins(shipped=solitaire_deals.winning_line)
+    monkeypatch.setattr(solitaire_pages, "KNOWN_WINS", known)
+    table = make_table("solitaire", ["Solo"], {"deal": seed})
+    html = phone.get(f"/t/{table.token}/solitaire/check", htmx=True).get_data(as_text=True)
+    yes = "Yes: with every card known (face down and in hand), it can be won"
+    assert f"{yes}, in {len(line)} moves" in html
+    html = phone.get(f"/t/{table.token}/solitaire/hint", htmx=True).get_data(as_text=True)
+    assert f"a winning line of {len(line)} moves starts with it" in html
+    play(store, table, [actions.to_dict(m) for m in line[:2]])  # along the line: still known
+    html = phone.get(f"/t/{table.token}/solitaire/check", htmx=True).get_data(as_text=True)
+    assert f"it can be won from here, in {len(line) - 2} moves" in html
+    assert searches == []
+    version = str(store.version(table.token))
+    assert phone.post(f"/t/{table.token}/undo", {"version": version}).status_code == 200
+    off_the_line = next(
+        move
+        for move in solitaire.legal_moves(solitaire.apply(solitaire.new_game(seed), line[0]))
+        if move != line[1]
+    )
+    store.act(table.token, store.version(table.token), actions.to_dict(off_the_line))
+    html = phone.get(f"/t/{table.token}/solitaire/check", htmx=True).get_data(as_text=True)
+    assert "Not decided" in html and len(searches) == 1  # from here: the solver's turn
+    assert "From the start of the deal: Yes: with every card known" in html
+
+
 def test_a_hint_without_a_win_says_it_is_a_guess_knowing_every_card(phone, game, monkeypatch):
     from companion.rules import solitaire_solver
     from companion.web import solitaire_pages

@@ -10,6 +10,12 @@ each, cut at the thirds of that file (the cut points are in the table's
 first line). Effort is the solver's, not a player's; it still tells the
 deals that fall out from the ones that need many parkings and spaces.
 
+The deals of the table that take the solver longest (more than
+``LINES_ABOVE`` positions) also ship with the winning line it found
+(``solitaire_lines.txt``, written by ``python benchmarks/solitaire.py
+lines``): a phone's few seconds may not find it again, and a deal offered as
+one that can be won should be answered "yes" at once (:func:`winning_line`).
+
 >>> table = load()
 >>> sorted(table.levels) == sorted(LEVELS)
 True
@@ -21,15 +27,23 @@ True
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 
 from .errors import RuleError
+from .solitaire import STANDARD, Deal, Move, State, new_game, replay
 
 LEVELS = ("easy", "medium", "hard")
 WINNABLE = "winnable"  # any deal of the table, whatever its level
 KINDS = ("any", WINNABLE, *LEVELS)  # "any": a random deal, winnable or not
 FILE = "solitaire_deals.txt"
+LINES_FILE = "solitaire_lines.txt"
+# The deals whose winning lines ship: those the solver needed more than this
+# many positions for. A phone waits 0.5-1.5 s for an answer, which is 20,000
+# positions or fewer on a slow server (s15's machine: 30,000-60,000 a second).
+LINES_ABOVE = 20_000
 
 
 @dataclass(frozen=True)
@@ -117,3 +131,106 @@ def pick(kind: str, rng: random.Random, table: DealTable | None = None) -> int:
     if not seeds:
         raise RuleError(f"there are no {kind} deals in the table yet")
     return rng.choice(seeds)
+
+
+def format_line(moves: Sequence[Move | Deal]) -> str:
+    """A line as the lines file writes it, a word a move: ``D`` deals; a
+    move is its source and target piles (1-6), then how many cards when more
+    than one moves: ``"16 D 2513"`` (pile 1 onto 6, deal, 13 cards from 2 onto 5)."""
+    words = []
+    for move in moves:
+        if isinstance(move, Deal):
+            words.append("D")
+        else:
+            count = str(move.count) if move.count > 1 else ""
+            words.append(f"{move.source + 1}{move.target + 1}{count}")
+    return " ".join(words)
+
+
+def parse_line(text: str) -> tuple[Move | Deal, ...]:
+    """The moves of :func:`format_line`'s text. Raises :class:`RuleError`
+    naming the first word that is not a move."""
+    moves: list[Move | Deal] = []
+    for word in text.split():
+        if word == "D":
+            moves.append(Deal())
+        elif len(word) >= 2 and word.isdigit() and "1" <= word[0] <= "9" and "1" <= word[1] <= "9":
+            count = int(word[2:]) if len(word) > 2 else 1
+            if not 1 <= count <= 13:
+                raise RuleError(f"{word!r}: a run moves 1 to 13 cards")
+            moves.append(Move(int(word[0]) - 1, int(word[1]) - 1, count))
+        else:
+            raise RuleError(f"{word!r} is not a move: write D, or two piles and a count")
+    return tuple(moves)
+
+
+def parse_lines(text: str) -> dict[int, str]:
+    """The lines file: ``seed: moves`` a line, ``#`` comments. The moves
+    stay text until a deal's line is asked for (:func:`winning_line`)."""
+    lines: dict[int, str] = {}
+    for row in text.splitlines():
+        if not row.strip() or row.startswith("#"):
+            continue
+        seed, colon, moves = row.partition(":")
+        if not colon or not seed.strip().isdigit():
+            raise RuleError(f"{row[:40]!r} is not a deal's line: write 'seed: moves'")
+        lines[int(seed)] = moves.strip()
+    return lines
+
+
+def write_lines(lines: dict[int, str], header: Sequence[str] = ()) -> str:
+    """The lines file's text: ``header`` as comments, then the deals by seed."""
+    rows = [f"# {words}" for words in header]
+    rows += [f"{seed}: {lines[seed]}" for seed in sorted(lines)]
+    return "\n".join(rows) + "\n"
+
+
+class _ShippedLines:
+    """The shipped lines, read once; each deal's replayed the first time it is
+    asked for, so a line that does not win is never given out."""
+
+    def __init__(self) -> None:
+        self._text: dict[int, str] | None = None
+        self._checked: dict[int, tuple[Move | Deal, ...] | None] = {}
+        self._lock = threading.Lock()
+
+    def text(self) -> dict[int, str]:
+        with self._lock:
+            if self._text is None:
+                source = resources.files(__package__).joinpath(LINES_FILE)
+                self._text = parse_lines(source.read_text()) if source.is_file() else {}
+            return self._text
+
+    def line(self, seed: int) -> tuple[Move | Deal, ...] | None:
+        text = self.text().get(seed)
+        if text is None:
+            return None
+        with self._lock:
+            if seed not in self._checked:
+                self._checked[seed] = _winning(seed, text)
+            return self._checked[seed]
+
+
+def _winning(seed: int, text: str) -> tuple[Move | Deal, ...] | None:
+    """The moves of ``text`` if they win deal ``seed``; None if they do not
+    (or are not moves at all)."""
+    try:
+        moves = parse_line(text)
+        return moves if replay(new_game(seed), moves).won else None
+    except RuleError:
+        return None
+
+
+_SHIPPED = _ShippedLines()
+
+
+def winning_line(state: State) -> tuple[Move | Deal, ...] | None:
+    """The shipped winning line from ``state`` when it is the very start of a
+    standard deal that has one; else None (the solver must search)."""
+    seed = state.seed
+    if seed is None or state.layout != STANDARD or seed not in _SHIPPED.text():
+        return None
+    start = new_game(seed)
+    if (state.piles, state.hidden, state.hand) != (start.piles, start.hidden, start.hand):
+        return None
+    return _SHIPPED.line(seed)

@@ -1319,10 +1319,20 @@ class KnownWins:
     position along it too, so each of those is remembered with the rest of
     the line. Holds at most ``size`` positions, dropping the least recently
     used; safe to share between threads.
+
+    ``shipped(state)``, when given, is asked before any search: a winning
+    line known ahead (the app passes :func:`solitaire_deals.winning_line`,
+    the lines shipped for the deals the solver takes longest on), or None.
     """
 
-    def __init__(self, size: int = 5000) -> None:
+    def __init__(
+        self,
+        size: int = 5000,
+        *,
+        shipped: Callable[[State], tuple[Move | Deal, ...] | None] | None = None,
+    ) -> None:
         self.size = size
+        self.shipped = shipped
         self._lines: OrderedDict[tuple[object, ...], tuple[Move | Deal, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -1366,6 +1376,10 @@ class KnownWins:
         on the caller's side of it.
         """
         known = self.line_from(state)
+        if known is None and self.shipped is not None:
+            known = self.shipped(state)
+            if known is not None:  # the positions along it are known now too
+                self.remember(state, known)
         if known is not None:
             return Solution(WON, known, 0.0, 0, known)
         if run is None:
