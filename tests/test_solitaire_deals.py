@@ -192,6 +192,7 @@ def test_a_line_reads_back_as_the_same_moves(line):
         ("1614", "'1614': a run moves 1 to 13 cards"),
         ("160", "'160': a run moves 1 to 13 cards"),
         ("1６", "'1６' is not a move"),  # a full-width digit: isdigit() alone says yes
+        ("16３", "'16３' is not a move"),
     ],
 )
 def test_a_word_that_is_not_a_move_is_refused_in_words(text, message):
@@ -199,7 +200,7 @@ def test_a_word_that_is_not_a_move_is_refused_in_words(text, message):
         solitaire_deals.parse_line(text)
 
 
-@pytest.mark.parametrize("row", ["16 25", "x: 16", ": 16", "-3: 16"])
+@pytest.mark.parametrize("row", ["16 25", "x: 16", ": 16", "-3: 16", "１２: 16"])
 def test_a_row_that_is_not_a_deals_line_is_refused(row):
     with pytest.raises(RuleError, match="is not a deal's line"):
         solitaire_deals.parse_lines(row)

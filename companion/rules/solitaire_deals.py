@@ -154,7 +154,7 @@ def parse_line(text: str) -> tuple[Move | Deal, ...]:
     for word in text.split():
         if word == "D":
             moves.append(Deal())
-        elif len(word) >= 2 and word.isdigit() and "1" <= word[0] <= "9" and "1" <= word[1] <= "9":
+        elif len(word) >= 2 and word.isascii() and word.isdigit() and "0" not in word[:2]:
             count = int(word[2:]) if len(word) > 2 else 1
             if not 1 <= count <= 13:
                 raise RuleError(f"{word!r}: a run moves 1 to 13 cards")
@@ -172,7 +172,7 @@ def parse_lines(text: str) -> dict[int, str]:
         if not row.strip() or row.startswith("#"):
             continue
         seed, colon, moves = row.partition(":")
-        if not colon or not seed.strip().isdigit():
+        if not colon or not (seed.strip().isascii() and seed.strip().isdigit()):
             raise RuleError(f"{row[:40]!r} is not a deal's line: write 'seed: moves'")
         lines[int(seed)] = moves.strip()
     return lines
