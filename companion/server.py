@@ -16,6 +16,7 @@ from werkzeug.serving import get_sockaddr, select_address_family
 
 from . import create_app
 from .cooperative import tune_collector_for_serving
+from .network import lan_address
 
 # A QR code needs 4 light modules all round (ISO/IEC 18004) to be found by a camera.
 QUIET_ZONE = 4
@@ -27,24 +28,6 @@ _ON_WHITE = "\x1b[30;107m"
 _RESET = "\x1b[0m"
 _HALF_BLOCKS = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584"}
 _HALF_BLOCKS[(True, True)] = "\u2588"
-
-
-def lan_address() -> str | None:
-    """This computer's address on the local network, or None if it has none.
-
-    Connecting a UDP socket sends no packet; it only asks the OS which
-    interface it would route through.
-    """
-    for probe in ("10.255.255.255", "192.168.255.255", "172.31.255.255"):
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect((probe, 1))
-                address = s.getsockname()[0]
-        except OSError:
-            continue
-        if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
-            return str(address)
-    return None
 
 
 def reachable_urls(host: str, port: int) -> tuple[str | None, list[str]]:

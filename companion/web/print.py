@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from companion.cooperative import off_the_loop
-from companion.server import lan_address
+from companion.network import lan_address
 
 from .costly import one_job, pdf_response
 from .ratelimit import pdf_limit
