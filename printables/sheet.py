@@ -352,7 +352,8 @@ def furniture(canvas: Canvas) -> Iterator[Canvas]:
 
 def text_width(text: str, bold: bool, size: float) -> float:
     """Width in points of ``text`` in the kit's font (the font's own metrics)."""
-    return pdfmetrics.stringWidth(text, SANS_BOLD if bold else SANS, size)
+    width: float = pdfmetrics.stringWidth(text, SANS_BOLD if bold else SANS, size)
+    return width
 
 
 def fitted_font_size(text: str, bold: bool, size: float, room: float) -> float:
