@@ -127,6 +127,38 @@ def test_example_15_a_leaf_touching_2_orange_1_yellow_2_brown_gives_5_actions():
     assert Counter(acts) == {"orange": 2, "yellow": 1, "brown": 2}
 
 
+# --- LX3 the tree holds no longer climb ------------------------------------------------
+@pytest.mark.parametrize(
+    ("climbed", "refused"),
+    [
+        (0, False),  # LX1: still on the start space
+        (7, False),
+        (leaf.MOST_SPACES_CLIMBED, False),  # LX3: the longest path up the tree
+        (leaf.MOST_SPACES_CLIMBED + 1, True),
+        (40, True),  # the squirrel
+    ],
+)
+def test_a_tally_whose_squirrel_climbed_past_every_path_up_the_tree_is_refused_LX3(
+    climbed, refused
+):
+    if refused:
+        with pytest.raises(RuleError, match=f"cannot have climbed {climbed} spaces: no path up"):
+            Tally(tree=climbed)
+        with pytest.raises(RuleError, match="longer than 15 spaces"):
+            leaf.tree_acorns({"Ana": climbed, "Ben": 2})
+    else:
+        assert Tally(tree=climbed).tree == climbed
+
+
+def test_the_score_sheet_refuses_a_squirrel_the_tree_cannot_hold_and_changes_nothing_LX3():
+    s = leaf.apply(leaf.new_game(["Ana", "Ben"]), leaf.EnterTally("Ana", {"tree": 5}))
+    with pytest.raises(RuleError, match="the squirrel cannot have climbed 40 spaces"):
+        leaf.apply(s, leaf.EnterTally("Ben", {"tree": 40, "acorn_tokens": 3}))
+    with pytest.raises(RuleError, match="cannot have climbed 16 spaces"):
+        leaf.apply(s, leaf.EnterTally("Ana", {"tree": 16}))  # a correction is checked too
+    assert s.tally("Ana") == Tally(tree=5) and s.tally("Ben") is None
+
+
 # --- Bad input --------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("call", "message"),

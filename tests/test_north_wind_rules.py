@@ -751,3 +751,60 @@ def test_the_top_achievement_stays_the_players_word_while_the_top_is_free_NX5():
 def test_a_squirrel_on_the_start_space_is_not_on_the_top_NX5():
     with pytest.raises(RuleError, match="still on the start space"):
         nw.apply(acting({"brown": 2, "green": 2}), nw.Brown("top"))
+
+
+# --- The top of the tree: no climb past what the tree holds (N9, NX5, LX3) ------------
+@pytest.mark.parametrize(
+    ("height", "at_top", "move", "message"),
+    [
+        # N9, NX5: found on the top space, the squirrel can only stay there
+        (7, True, "up", r"already on the top space of the tree \(7 spaces up\), so it cannot"),
+        (7, True, "skip", r"already on the top space of the tree \(7 spaces up\)"),
+        (1, True, "up", r"already on the top space of the tree \(1 spaces up\)"),
+        # LX3: no path up the tree is longer than leaf.MOST_SPACES_CLIMBED
+        (leaf.MOST_SPACES_CLIMBED, False, "up", "no path up the tree is longer than 15"),
+        (leaf.MOST_SPACES_CLIMBED - 1, False, "skip", "cannot climb 2 more"),
+    ],
+)
+def test_no_climb_past_the_top_the_north_wind_already_reached_N9_NX5_LX3(
+    height, at_top, move, message
+):
+    s = acting({"brown": 2, "green": 2}, colour="brown", height=height, at_top=at_top)
+    with pytest.raises(RuleError, match=message) as refused:
+        nw.apply(s, nw.Brown(move, acorns=1))
+    assert '"Already on the top space"' in str(refused.value)  # the answer says what to tap
+    assert nw.apply(s, nw.Brown("top")).height == height  # the move the tree allows
+
+
+@pytest.mark.parametrize(
+    ("height", "move", "climbed"),
+    [
+        (6, "up", 7),
+        (leaf.MOST_SPACES_CLIMBED - 1, "up", 15),
+        (leaf.MOST_SPACES_CLIMBED - 2, "skip", 15),
+    ],
+)
+def test_a_climb_the_tree_has_room_for_is_entered_N9_LX3(height, move, climbed):
+    s = acting({"brown": 2, "green": 2}, colour="brown", height=height)
+    assert nw.apply(s, nw.Brown(move)).height == climbed
+
+
+def test_the_squirrel_shown_at_the_top_after_7_spaces_stays_at_7_N9_NX5():
+    """The issue's table: the board shows 7 spaces (top); "Moved up 1 space" is refused."""
+    s = acting({"brown": 2, "green": 2}, colour="brown", height=7)
+    s = nw.apply(s, nw.Brown("top"))
+    assert (s.height, s.at_top, s.acorns) == (7, True, 1)
+    with pytest.raises(RuleError, match="cannot move up"):
+        nw.apply(s, nw.Brown("up"))
+    assert nw.apply(s, nw.Brown("top")).acorns == 2  # N9: staying again is another acorn
+
+
+@pytest.mark.parametrize(("human_tree", "refused"), [(15, False), (16, True), (40, True)])
+def test_the_players_own_tally_cannot_climb_past_the_tree_LX3(human_tree, refused):
+    s = scoring_state(height=3)
+    tally = {"tree": human_tree, "acorn_tokens": 4}
+    if refused:
+        with pytest.raises(RuleError, match=f"cannot have climbed {human_tree} spaces"):
+            nw.apply(s, nw.FinalScore(tally, ()))
+    else:
+        assert nw.apply(s, nw.FinalScore(tally, ())).phase == "over"

@@ -89,6 +89,11 @@ MUSHROOMS_PER_PLAYER = 15
 LEAF_CARD_COUNT = 36
 #: Typo guard: no placed leaf touches more tips than this.
 MAX_TIPS = 12
+#: Ruling of our own (LX3): no squirrel climbs more spaces than this. The rule
+#: texts do not number the tree's spaces, so this is a bound on every path from
+#: the start space to the top (a skipped space counted), not the board's count;
+#: kept here alone so it can be set to the board once it is known.
+MOST_SPACES_CLIMBED = 15
 
 
 def _count(value: object, what: str, *, low: int = 0, high: int | None = None) -> int:
@@ -100,6 +105,32 @@ def _count(value: object, what: str, *, low: int = 0, high: int | None = None) -
     if high is not None and value > high:
         raise RuleError(f"{what} cannot be {value}: it is at most {high}")
     return value
+
+
+def check_climb(spaces: object, squirrel: str = "the squirrel", height: str = "") -> int:
+    """``spaces`` climbed by ``squirrel``, if the tree can hold it (LX3).
+
+    ``height`` names the count in a message about its type (by default
+    "<squirrel>'s height").
+
+    Raises :class:`RuleError` for a negative or non-integer count, and for a
+    climb longer than any path up the tree, saying why.
+
+    >>> check_climb(7, "Ana's squirrel")
+    7
+    >>> check_climb(40, "Ana's squirrel")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.RuleError: Ana's squirrel cannot have climbed 40 spaces: no path up \
+the tree is longer than 15 spaces, start space to top (LX3)
+    """
+    n = _count(spaces, height or f"{squirrel}'s height")
+    if n > MOST_SPACES_CLIMBED:
+        raise RuleError(
+            f"{squirrel} cannot have climbed {n} spaces: no path up the tree is longer "
+            f"than {MOST_SPACES_CLIMBED} spaces, start space to top (LX3)"
+        )
+    return n
 
 
 def plural(animal: str, count: int) -> str:
@@ -176,14 +207,17 @@ def tree_acorns(heights: Mapping[str, int]) -> dict[str, int]:
     nobody gets 3 (the next rank is third); everyone tied for second gets 3.
     Ruling of our own (LX1): a squirrel still on the start space (height 0)
     has not climbed the tree and gets nothing.
-    Raises :class:`RuleError` for a negative or non-integer height.
+    Raises :class:`RuleError` for a negative or non-integer height, or one
+    no path up the tree allows (LX3).
 
     >>> tree_acorns({"Ana": 4, "Ben": 2, "Cleo": 2, "Dev": 1})
     {'Ana': 6, 'Ben': 3, 'Cleo': 3, 'Dev': 0}
     >>> tree_acorns({"Ana": 0, "Ben": 0})
     {'Ana': 0, 'Ben': 0}
     """
-    checked = {p: _count(h, f"{p}'s squirrel height") for p, h in heights.items()}
+    checked = {
+        p: check_climb(h, f"{p}'s squirrel", f"{p}'s squirrel height") for p, h in heights.items()
+    }
     awards = {p: 0 for p in checked}
     for player, height in checked.items():
         if height == 0:  # LX1
@@ -287,7 +321,7 @@ class Tally:
                 f"but a player has only {MUSHROOMS_PER_PLAYER} mushrooms"
             )
         object.__setattr__(self, "mushroom_groups", groups)
-        _count(self.tree, "the squirrel's height")
+        check_climb(self.tree)  # LX3
         _count(self.sun, "sun tokens")
         _count(self.leaf_cards, "leaf cards", high=LEAF_CARD_COUNT)
         _count(self.acorn_tokens, "acorn tokens")

@@ -967,6 +967,8 @@ def _brown(state: State, a: Brown) -> State:
             acorns=state.acorns + 1,
             at_top=True,
         )
+    climb = 1 if a.move == "up" else 2
+    _check_room_above(state, climb)
     acorns = leaf._count(a.acorns, "acorns on the tree space", high=MAX_REWARD)
     sun = leaf._count(a.sun, "sun on the tree space", high=MAX_REWARD)
     cards = leaf._count(a.leaf_cards, "leaf cards on the tree space", high=MAX_REWARD)
@@ -974,7 +976,6 @@ def _brown(state: State, a: Brown) -> State:
     if not isinstance(a.fork, bool):
         raise RuleError(f"fork must be yes or no, not {a.fork!r}")
     forks = (*state.forks, FORK_PATH[state.card.arrow]) if a.fork else state.forks  # N9
-    climb = 1 if a.move == "up" else 2
     bits = []
     if a.fork:
         bits.append(f"at the fork it takes the {FORK_PATH[state.card.arrow]} path")
@@ -996,6 +997,26 @@ def _brown(state: State, a: Brown) -> State:
         acorns=state.acorns + gained,
         sun=state.sun + sun,
     )
+
+
+def _check_room_above(state: State, climb: int) -> None:
+    """Refuse a climb the tree has no room for, saying why (N9, NX5, LX3).
+
+    Once the North Wind's squirrel was found on the top space (``at_top``) it
+    can only stay there; and no climb goes past the longest path up the tree.
+    """
+    stay = 'past the top it stays and gains 1 acorn instead ("Already on the top space")'
+    if state.at_top:
+        raise RuleError(
+            f"the North Wind's squirrel is already on the top space of the tree "
+            f"({state.height} spaces up), so it cannot move up; {stay} (N9, NX5)"
+        )
+    if state.height + climb > leaf.MOST_SPACES_CLIMBED:
+        raise RuleError(
+            f"the North Wind's squirrel has climbed {state.height} spaces and no path up the tree "
+            f"is longer than {leaf.MOST_SPACES_CLIMBED}, so it cannot climb {climb} more: "
+            f"it must be on the top space, and {stay} (N9, LX3)"
+        )
 
 
 def _season(state: State, a: Season) -> State:
