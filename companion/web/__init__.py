@@ -28,6 +28,7 @@ from companion.tables import games
 from companion.tables.store import Store
 
 from . import games as screens
+from .outage import RETRY_AFTER_SECONDS, WAITING, OutageGuard, database_unavailable, note
 from .ratelimit import limiter
 from .routing import remember_matches
 from .sessions import RememberingSessionInterface
@@ -146,6 +147,9 @@ def _error_page(error: HTTPException) -> Any:
         message = "That was far more data than any form here sends."
     elif status == 429:
         message = "Too many requests from this phone just now. Wait a minute, then try again."
+    elif status == 500 and database_unavailable(getattr(error, "original_exception", None)):
+        # An outage met after the view (Flask wraps it in a 500): a 503 all the same.
+        return _database_unavailable(error.original_exception)  # type: ignore[attr-defined]
     else:
         message = error.description or "Something went wrong."
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
@@ -157,8 +161,48 @@ def _error_page(error: HTTPException) -> Any:
 
 
 def _server_error(error: Exception) -> Any:
+    if database_unavailable(error):
+        return _database_unavailable(error)
     current_app.logger.exception("unexpected error", exc_info=error)
     return render_template("error.html", status=500, message=_what_happened_to_the_tap()), 500
+
+
+def _database_unavailable(error: BaseException) -> Any:
+    """503 + Retry-After for a database that does not answer (see :mod:`.outage`).
+
+    A tap is not said to be entered or not: the database cannot be asked, and
+    a commit may have reached it just before the connection went. The
+    phone's queue sends it again by its tap id, which enters it once."""
+    note(error)
+    if request.method in ("GET", "HEAD"):
+        then = "Nothing was changed. Try again in a few seconds."
+    elif request.headers.get("HX-Request"):
+        then = (
+            "Your phone sends the tap again by itself as soon as the table answers; "
+            "a tap sent twice is still entered once."
+        )
+    else:
+        then = "Go back and send it again in a few seconds; a tap sent twice is entered once."
+    template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
+    return render_template(template, status=503, message=f"{WAITING} {then}"), 503, headers
+
+
+def healthz() -> tuple[str, int, dict[str, str]]:
+    """For a proxy, a load balancer, a supervisor or a script: 200 ``ok`` when
+    the database answers a trivial query, else 503 with ``Retry-After``. No
+    session, no template, no rate limit."""
+    plain = {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+    try:
+        with store().engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except Exception as error:
+        if not database_unavailable(error):
+            raise
+        note(error)
+        plain["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return "the database does not answer\n", 503, plain
+    return "ok\n", 200, plain
 
 
 def _what_happened_to_the_tap() -> str:
@@ -307,6 +351,7 @@ def init_web(app: Flask) -> None:
     app.register_error_handler(CSRFError, _csrf_refused)
     app.register_error_handler(HTTPException, _error_page)
     app.register_error_handler(Exception, _server_error)
+    app.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
     for name in BLUEPRINTS:
         module = importlib.import_module(f"{__name__}.{name}")
         app.register_blueprint(module.bp)
@@ -315,6 +360,8 @@ def init_web(app: Flask) -> None:
 
     init_board_fetches(app)  # a phone's board fetch, in front of Flask (board_fetch.py)
     init_stream(app)  # the phones' change streams, in front of Flask (stream.py)
+    # Outermost of ours: an outage met before Flask (a stream opening) is a 503 too.
+    app.wsgi_app = OutageGuard(app.wsgi_app)  # type: ignore[method-assign]
 
 
 _COMPRESSED_TYPES = [
