@@ -129,14 +129,17 @@
     }
   }
 
-  // ---- A tap is never lost in silence (issue 20) --------------------------
-  // A tap that cannot reach the table (offline, no answer, a proxy's 502-504)
-  // is kept with its tap id and form values, said to be waiting, and sent
-  // again once: when the phone is back online or the next poll gets through.
-  // The server enters a tap id once, so a tap that did arrive the first time
-  // is answered "already entered", truthfully.
+  // ---- A tap is never lost in silence (issues 20 and 42) -------------------
+  // A tap that cannot reach the table (offline, no answer, a proxy's 502 or
+  // 504, or the table's own 503 while its database restarts) is kept with its
+  // tap id and form values, said to be waiting, and sent again: when the
+  // phone is back online or the next poll gets through. The server enters a
+  // tap id once, so a tap that did arrive the first time is answered
+  // "already entered", truthfully.
   var pending = [];
   var resending = false;
+  var keptAgain = false;   // the tap being sent again was kept again (still no table)
+  var waitingForTable = false;  // the table itself answered 502-504 (not the phone offline)
 
   function keep(config) {
     if (!config || config.verb === "get" || isPoller(config.elt)) return false;
@@ -149,6 +152,7 @@
       else values[key] = [values[key], value];
     });
     if (!values.tap) return false;
+    keptAgain = true;
     for (var i = 0; i < pending.length; i++) {
       if (pending[i].values.tap === values.tap) return true; // already kept
     }
@@ -163,9 +167,16 @@
       dock("pending", null);
       return;
     }
-    var words = pending.length === 1
-      ? "Not sent yet — will send when the table is back."
-      : pending.length + " taps not sent yet — will send when the table is back.";
+    var words;
+    if (waitingForTable) {
+      words = pending.length === 1
+        ? "Waiting for the table — your tap will be sent when it answers."
+        : "Waiting for the table — " + pending.length + " taps will be sent when it answers.";
+    } else {
+      words = pending.length === 1
+        ? "Not sent yet — will send when the table is back."
+        : pending.length + " taps not sent yet — will send when the table is back.";
+    }
     dock("pending", words, "Cancel", function () {
       pending = [];
       showPending();
@@ -174,29 +185,39 @@
     announce(words);
   }
 
-  // While taps wait, ask the table every few seconds (a poll): the first
-  // answer that gets through sends them (a stream may have nothing to say).
+  // While taps wait, ask the table again (a poll) every few seconds, or
+  // after the Retry-After the table said: the first answer that gets
+  // through sends them (a stream may have nothing to say).
   var retryTimer = null;
+  var retryAfterMs = 4000;
   function retrySoon() {
     if (retryTimer) return;
     retryTimer = window.setTimeout(function () {
       retryTimer = null;
-      if (!pending.length) return;
+      if (!pending.length && !waitingForTable) return;
       wakePoll();
       retrySoon();
-    }, 4000);
+    }, retryAfterMs);
+  }
+
+  function retryAfterOf(xhr) {
+    var seconds = parseInt((xhr && xhr.getResponseHeader("Retry-After")) || "", 10);
+    return isNaN(seconds) ? 4000 : Math.min(30, Math.max(1, seconds)) * 1000;
   }
 
   function resend() {
     if (resending || !pending.length || !window.htmx) return;
     var tap = pending.shift();
     resending = true;
+    keptAgain = false;
     showPending();
     window.htmx.ajax(tap.verb.toUpperCase(), tap.path, {
       target: "#board", swap: "outerHTML", values: tap.values
     }).then(function () {
       resending = false;
-      if (pending.length) resend();
+      // Kept again (the table still waits): the next poll that gets through
+      // sends it, never a loop of sends here.
+      if (pending.length && !keptAgain) resend();
     }, function () {
       resending = false;
     });
@@ -212,16 +233,61 @@
   document.addEventListener("htmx:timeout", function (event) {
     keep(event.detail.requestConfig);
   });
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var status = event.detail.xhr && event.detail.xhr.status;
-    if ((status === 502 || status === 503 || status === 504) && keep(event.detail.requestConfig)) {
-      event.detail.shouldSwap = false;
+
+  // The text of an error answer's message, for the dock.
+  function messageOf(xhr) {
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var notice = doc.querySelector(".notice-error, .error-page p");
+      return notice ? notice.textContent.replace(/\s+/g, " ").trim() : "";
+    } catch (e) {
+      return "";
     }
+  }
+
+  // 502-504: the table is there but cannot answer now (a proxy between, the
+  // job slots full, the database restarting). The board stays as it was
+  // (an error fragment in its place would take its poller with it, and
+  // nothing would ask again); a tap is kept and sent again; the dock says
+  // what the phone is waiting for.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var status = xhr && xhr.status;
+    if (status !== 502 && status !== 503 && status !== 504) return;
+    var config = event.detail.requestConfig;
+    var target = event.detail.target;
+    var onBoard = target && target.id === "board";
+    if (!onBoard && !keepable(config)) return;  // a page of its own: its own words
+    event.detail.shouldSwap = false;
+    retryAfterMs = retryAfterOf(xhr);
+    if (keep(config)) {
+      waitingForTable = true;
+      showPending();
+      return;
+    }
+    if (isPoller(config && config.elt)) {
+      waitingForTable = true;
+      dock("waiting", "Waiting for the table: it is not answering just now. This screen may be out of date.");
+      retrySoon();
+      return;
+    }
+    var said = messageOf(xhr) || "The table could not answer just now. Try again in a moment.";
+    sayWhy(said);
   });
+  function keepable(config) {
+    return !!(config && config.verb !== "get" && !isPoller(config.elt));
+  }
   window.addEventListener("online", resend);
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!event.detail.xhr || !event.detail.xhr.status) return; // it never got through
     dock("offline", null);
+    var status = event.detail.xhr.status;
+    if (status >= 502 && status <= 504) return;
+    if (waitingForTable) {
+      waitingForTable = false;
+      dock("waiting", null);
+      showPending();
+    }
     if (isPoller(event.detail.elt) && event.detail.successful) resend();
   });
 
