@@ -18,7 +18,7 @@ import pytest
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from companion.tables.store import TableError
-from companion.web import table as table_views
+from companion.web import board_cache
 
 FOUR = ["Ana", "Ben", "Cy", "Dan"]
 GAMES = ["scorepad", "venture", "autumn_leaves", "north_wind", "pairs", "leaf", "autumn_ash"]
@@ -93,7 +93,7 @@ def test_every_phone_gets_flasks_own_answer_to_a_board_fetch(app, store, new_cli
                 if m % 3 == 1:  # the page htmx reports (Venture's shared phone keeps its bidder)
                     headers["HX-Current-URL"] = f"http://x/t/{table.token}?bidder={players[0]}"
                 first = "path" if (n + m) % 2 else "flask"
-                table_views.forget_renders() if m == 0 else None
+                board_cache.forget_renders() if m == 0 else None
                 path = f"/t/{table.token}/poll?v={asked}"
                 via_path, via_flask = both(app, path, cookie, headers, first)
                 assert via_path == via_flask, f"{game}, {kind} phone, v={asked}, {encoding!r}"
@@ -120,7 +120,7 @@ def test_a_secret_reaches_no_other_phone_through_the_fetch_path(app, store, new_
         assert bid.status_code == 200
         # Ana's own board (her bid shown back to her) is drawn and cached
         # first, where a phone of any other projection must not find it.
-        table_views.forget_renders()
+        board_cache.forget_renders()
         before = fetches(app).answered
         own = call(fetches(app), f"/t/{table.token}/poll?v={version}", session_cookie(ana), {})
         others = [

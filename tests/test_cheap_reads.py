@@ -20,7 +20,7 @@ from test_board_fetch import GAMES, a_table
 
 from companion.tables.statements import watch_statements
 from companion.tables.store import TableError
-from companion.web import table as table_views
+from companion.web import board_cache
 
 HTMX = {"HX-Request": "true"}
 FOUR = ["Ana", "Ben", "Cy", "Dan"]
@@ -42,13 +42,13 @@ def statements(store) -> Iterator[list[str]]:
 def renders(monkeypatch) -> Counter:
     """How many boards the poll cache's views rendered (not served from the cache)."""
     counted: Counter = Counter()
-    real = table_views.render_template
+    real = board_cache.render_template
 
     def counting(template: str, **context: Any) -> str:
         counted[template] += 1
         return real(template, **context)
 
-    monkeypatch.setattr(table_views, "render_template", counting)
+    monkeypatch.setattr(board_cache, "render_template", counting)
     return counted
 
 
@@ -301,7 +301,7 @@ def test_a_fetch_of_a_rematched_table_follows_it_in_the_same_statement(
     assert len(sent) == 1
 
 
-# --- a render is shared by every phone that sees the same projection ----------------
+# --- a render is shared by every phone that sees the same board view ---------------
 
 
 def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_no_token(
@@ -310,11 +310,12 @@ def test_phones_that_see_the_same_board_share_one_render_with_their_own_bar_and_
     table = make_table("scorepad", FOUR)
     phones = seated(new_client_phone, table, ["Ana", "Ben", "Cy", "Dan", None, None])
     ana = phones[0]
+    renders.clear()
     ana.act(table, "add-round", score0="1", score1="2", score2="3", score3="4")
     version = store.version(table.token)
-    renders.clear()
     bodies = [fetch(phone, table, version - 1) for phone in phones]
-    # Four players who may enter, two watching: two projections, two renders.
+    # Four players who may enter, two watching: two board views, two renders
+    # (the players' is the very render Ana's entry was answered with).
     assert renders["table/_board.html"] == 2
     for seat, body in zip(["Ana", "Ben", "Cy", "Dan", None, None], bodies, strict=True):
         who = f"You are <strong>{seat}</strong>" if seat else "<strong>Just watching</strong>"
@@ -359,21 +360,22 @@ def test_the_hosts_phone_shares_the_players_render_until_the_game_is_over(
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_end_screen_reads_nothing_of_the_phone_while_the_game_is_on(app, store, game):
-    """The contract behind ``_SILENT_WHILE_ON``: a game in play draws no end
-    screen, and reads nothing of the viewer (any read would raise here)."""
+def test_the_end_screen_draws_nothing_while_the_game_is_on(app, store, game):
+    """A game in play has no summary in its board view, so the end screen
+    draws nothing, and a host's phone is no different from a guest's."""
     from flask import render_template_string
 
-    class Untouchable:
-        def __getattr__(self, name: str) -> Any:
-            raise AssertionError(f"the end screen read viewer.{name} while the game is on")
+    from companion.tables.projection import Viewer, board_view
 
     snap = store.snapshot(a_table(store, game).token)
+    host = Viewer(seat=None, readonly=False, taken=frozenset(), host=True)
+    board = board_view(snap, host)
+    assert board.end is None and not board.host
+    assert board == board_view(snap, Viewer(seat=None, readonly=False, taken=frozenset()))
     with app.test_request_context("/"):
         drawn = render_template_string(
-            '{% include "end/_end.html" %}',
-            snap=snap, table=snap.table, readonly=False, viewer=Untouchable(),
-        )  # fmt: skip
+            '{% include "end/_end.html" %}', board=board, table=snap.table, readonly=False
+        )
     assert drawn.strip() == ""
 
 
@@ -387,7 +389,7 @@ def _venture_world(app, store, new_client_phone, card: int) -> tuple[str, list[s
     assert mine.status_code == 200
     # Ana's own board (her bid shown back to her) is rendered for her fetch
     # and cached, where any phone of the same projection would find it.
-    table_views.forget_renders()
+    board_cache.forget_renders()
     own = fetch(ana, table, version)
     others = [fetch(ben, table, version), fetch(cy, table, version)]
     tokens = [table.token, table.view_token, ana.csrf, ben.csrf, cy.csrf]
@@ -416,12 +418,17 @@ GAMES = ["scorepad", "venture", "autumn_leaves", "north_wind", "pairs", "leaf", 
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_phones_with_one_projection_key_are_drawn_the_same(app, store, game):
-    """Why sharing is safe, checked on the renders themselves: for every game,
-    phones of every kind (seated, shared, watching, undecided), drawn one by
-    one with nothing cached, give the same bytes (their bar and token cut
-    out) whenever their projection keys are equal."""
-    from companion.web.viewer import viewer_from
+def test_phones_with_equal_board_views_are_drawn_the_same(app, store, game):
+    """Why sharing is safe, checked on the renders themselves: for every
+    game, phones of every kind (seated, shared, watching, undecided), drawn
+    one by one with nothing cached from their ``BoardView`` alone (no state,
+    no snapshot, no viewer in the context), give the same bytes whenever
+    their views are equal; and phones that may act alike share one view
+    unless the game draws something per seat."""
+    from markupsafe import Markup
+
+    from companion.tables.projection import board_view, viewer_from
+    from companion.web.board import board_context
 
     for players in (FOUR, FOUR[:3], FOUR[:2]):
         try:
@@ -442,26 +449,27 @@ def test_phones_with_one_projection_key_are_drawn_the_same(app, store, game):
     for device in devices[:5]:
         with app.test_request_context(f"/t/{table.token}/poll?v=0", headers=HTMX):
             viewer = viewer_from(snap, device, store.viewer_facts(table.token, device))
-            key = table_views._projection(snap, viewer)
-            context = table_views.board_context(snap, error=None, readonly=False, viewer=viewer)
-            body = table_views.render_template("table/_board.html", **context)
-            who = table_views._who_bar(snap, viewer)
-            if who:
-                body = body.replace(who, "WHO")
-            drawn.setdefault(key, set()).add(table_views._without_tokens(body))
-    assert None not in drawn, f"{game}: its board template can be shared"
+            board = board_view(snap, viewer)
+            hash(board)
+            context = board_context(board, who=Markup("WHO"))
+            body = board_cache.render_template("table/_board.html", **context)
+            drawn.setdefault(board, set()).add(board_cache.without_tokens(body))
     assert all(len(bodies) == 1 for bodies in drawn.values())
+    # Two seated phones, the shared one, a watcher, an undecided one: the
+    # watcher and the undecided phone see one board, and so do the three
+    # that may act when the game draws nothing per seat.
+    assert len(drawn) == (4 if table.kind.shows_seats else 2)
 
 
 def test_the_render_cache_is_bounded(store, make_table, new_client_phone, monkeypatch):
-    monkeypatch.setattr(table_views, "_POLLED_SIZE", 3)
-    table_views.forget_renders()
+    monkeypatch.setattr(board_cache, "_SIZE", 3)
+    board_cache.forget_renders()
     table = make_table("scorepad", FOUR)
     (ana,) = seated(new_client_phone, table, ["Ana"])
     for n in range(6):
         ana.act(table, "add-round", score0=str(n), score1="0", score2="0", score3="0")
-    assert len(table_views._POLLED) <= 3
-    assert table_views._polled_chars == sum(len(v) for v in table_views._POLLED.values())
+    assert board_cache.cached_renders() <= 3
+    assert board_cache._chars == sum(len(v) for v in board_cache._RENDERS.values())
 
 
 # --- nothing on the board or stream path opens what it does not need ----------------
@@ -532,7 +540,7 @@ def test_tokens_are_cut_exactly_where_the_pattern_finds_them(page, slot):
     time on a board); it must cut what the expression would, and nothing else."""
     pattern = re.compile(r'(name="csrf_token" value=")[^"]*(")|(CSRF-Token": ")[^"]*(")')
     expected = pattern.sub(lambda m: f"{m[1] or m[3]}{slot}{m[2] or m[4]}", page)
-    assert table_views._without_tokens(page, slot) == expected
+    assert board_cache.without_tokens(page, slot) == expected
 
 
 # --- route matching leaves no garbage (companion/web/routing.py) -------------------

@@ -404,14 +404,14 @@ OPERATIONS = st.lists(
 
 
 def _world_views(tmp: str, operations: list[tuple[str, int, str]], secret: int) -> list[Any]:
-    from companion.tables.store import TableError
-    from companion.web.viewer import (
+    from companion.tables.projection import (
         hidden_count,
         refusal_for,
         undo_refusal,
         viewer_from,
         visible_events,
     )
+    from companion.tables.store import TableError
 
     store = Store(f"sqlite:///{tmp}/world-{secret}.sqlite3")
     table = store.create_table("venture", ["Ana", "Ben", "Cy", "Dan"], {}, seed=1)

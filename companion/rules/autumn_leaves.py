@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import DECK_SIZE, article, check_composition, copies, parse_card
@@ -491,6 +491,104 @@ class State:
             if high is not None and high not in cards:
                 known[high] += 1  # a highest card entered at scoring is one more card
         return known
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one phone may know of an Autumn Leaves game: the piles, hands,
+    play order and scores, and of the reveal phase's hidden cards only those
+    it is shown (its own, until everyone has revealed). Built by
+    :func:`player_view`; read like a :class:`State`."""
+
+    players: tuple[str, ...]
+    hand: int
+    phase: str
+    round: int
+    deck: int
+    hand_sizes: tuple[int, ...]
+    piles: tuple[tuple[int, ...], ...]
+    discards: tuple[int, ...]
+    # Revealed cards this phone may see (None: not revealed, dealt with, or hidden).
+    revealed: tuple[int | None, ...]
+    to_reveal: tuple[str, ...]
+    to_score: tuple[str, ...]
+    to_act: str | None
+    fits: tuple[str, ...]
+    waiting: tuple[str, ...]
+    random_ties: tuple[tuple[str, ...], ...]
+    order_reasons: tuple[str, ...]
+    cold_snap: bool
+    last_cold_snap: bool
+    known_in_hand: tuple[tuple[int, ...], ...]
+    winner: str | None
+    recheck: tuple[str, ...]
+    totals: tuple[int, ...]
+    game_winners: tuple[str, ...]
+    # The ranks each player who still has to enter could enter (see
+    # :func:`entry_choices`), worked out from what that player may know.
+    entry_ranks: tuple[tuple[str, tuple[int, ...]], ...]
+    moves: tuple[Move, ...] = field(hash=False)
+    last_moves: tuple[Move, ...] = field(hash=False)
+    results: tuple[HandResult, ...] = field(hash=False)
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def pile(self, player: str) -> tuple[int, ...]:
+        return self.piles[self.seat(player)]
+
+    def hand_size(self, player: str) -> int:
+        return self.hand_sizes[self.seat(player)]
+
+    def card_of(self, player: str) -> int | None:
+        return self.revealed[self.seat(player)]
+
+    def choices(self, player: str) -> tuple[int, ...]:
+        return dict(self.entry_ranks).get(player, ())
+
+
+def player_view(state: State, shown: frozenset[str]) -> PlayerView:
+    """``state`` as a phone shown the hidden reveals of ``shown`` may know
+    it: in the reveal phase the other players' cards are not in it in any
+    form, only that they have revealed (LT3)."""
+    revealed = state.revealed
+    order: tuple[Any, ...] = (state.waiting, state.random_ties, state.order_reasons)
+    if state.phase == REVEAL:
+        revealed = tuple(
+            card if player in shown else None
+            for player, card in zip(state.players, state.revealed, strict=True)
+        )
+        order = ((), (), ())  # the play order comes from the cards: none yet
+    entering = (*state.to_reveal, *state.to_score)
+    return PlayerView(
+        players=state.players,
+        hand=state.hand,
+        phase=state.phase,
+        round=state.round,
+        deck=state.deck,
+        hand_sizes=state.hand_sizes,
+        piles=state.piles,
+        discards=state.discards,
+        revealed=revealed,
+        to_reveal=state.to_reveal,
+        to_score=state.to_score,
+        to_act=state.to_act,
+        fits=state.fits,
+        waiting=order[0],
+        random_ties=order[1],
+        order_reasons=order[2],
+        cold_snap=state.cold_snap,
+        last_cold_snap=state.last_cold_snap,
+        known_in_hand=state.known_in_hand,
+        winner=state.winner,
+        recheck=state.recheck,
+        totals=state.totals,
+        game_winners=state.game_winners,
+        entry_ranks=tuple((p, entry_choices(state, p)) for p in entering),
+        moves=state.moves,
+        last_moves=state.last_moves,
+        results=state.results,
+    )
 
 
 def new_game(players: Sequence[str], seed: int = 0) -> State:
@@ -1035,6 +1133,7 @@ __all__ = [
     "Highest",
     "Move",
     "Place",
+    "PlayerView",
     "Reveal",
     "State",
     "TakeBack",
@@ -1048,5 +1147,6 @@ __all__ = [
     "new_game",
     "order_groups",
     "play_order",
+    "player_view",
     "replay",
 ]

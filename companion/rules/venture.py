@@ -62,6 +62,7 @@ __all__ = [
     "ChangeBid",
     "EnterSlug",
     "Outcome",
+    "PlayerView",
     "Resolution",
     "Round",
     "State",
@@ -72,6 +73,7 @@ __all__ = [
     "full_sets",
     "hand_size",
     "new_game",
+    "player_view",
     "resolve",
     "slug_size",
     "winners",
@@ -550,6 +552,85 @@ class State:
 
     def _captured(self) -> tuple[tuple[int, ...], ...]:
         return self.captured or ((),) * len(self.players)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one phone may know of a Venture game: everything on the table,
+    who has bid this round, and only the bids it is shown (its own, while the
+    round is open). Built by :func:`player_view`; read like a :class:`State`.
+
+    Fields that hold dicts (the rounds' resolutions, the outcome) are left
+    out of the hash but not out of equality.
+    """
+
+    players: tuple[str, ...]
+    drafting: bool
+    phase: str
+    slug_size: int
+    hand_size: int
+    round_number: int
+    rounds_left: int
+    pool: tuple[int, ...]
+    recheck: tuple[str, ...]
+    bidders: tuple[str, ...]  # who has bid this round, never what
+    hands: tuple[int, ...]
+    captured: tuple[tuple[int, ...], ...]
+    shown_bids: tuple[tuple[str, int], ...]  # the bids this phone may see
+    rounds: tuple[Round, ...] = field(hash=False)
+    outcome: Outcome | None = field(hash=False)
+
+    @property
+    def last_round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def waiting_for(self) -> list[str]:
+        if self.phase != BIDDING:
+            return []
+        return [p for p in self.players if p not in self.bidders]
+
+    def has_bid(self, player: str) -> bool:
+        return player in self.bidders
+
+    def bid_of(self, player: str) -> int | None:
+        """``player``'s bid if this phone is shown it, else None."""
+        return dict(self.shown_bids).get(player)
+
+    def hand_counts(self) -> dict[str, int]:
+        return dict(zip(self.players, self.hands, strict=True))
+
+    def captured_piles(self) -> dict[str, list[int]]:
+        return {p: list(c) for p, c in zip(self.players, self.captured, strict=True)}
+
+    def face_up_cards(self) -> list[int]:
+        return sorted([*self.pool, *(card for pile in self.captured for card in pile)])
+
+
+def player_view(state: State, shown: frozenset[str]) -> PlayerView:
+    """``state`` as a phone shown the hidden bids of ``shown`` may know it:
+    the other bids of the open round are not in it in any form (LT3)."""
+    bids = state._bids()
+    return PlayerView(
+        players=state.players,
+        drafting=state.drafting,
+        phase=state.phase,
+        slug_size=state.slug_size,
+        hand_size=state.hand_size,
+        round_number=state.round_number,
+        rounds_left=state.rounds_left,
+        pool=tuple(state.pool),
+        recheck=tuple(state.recheck),
+        bidders=tuple(p for p, bid in zip(state.players, bids, strict=True) if bid is not None),
+        hands=tuple(state.hand_counts()[p] for p in state.players),
+        captured=state._captured(),
+        shown_bids=tuple(
+            (p, bid)
+            for p, bid in zip(state.players, bids, strict=True)
+            if bid is not None and p in shown
+        ),
+        rounds=state.rounds,
+        outcome=state.outcome,
+    )
 
 
 def new_game(players: Iterable[str], *, drafting: bool = False) -> State:

@@ -28,7 +28,7 @@ from companion.rules.errors import RuleError
 from .checks import _check_token, _clip, check_player_names, plain_text
 from .errors import NoSuchTable, TableError
 from .games import load
-from .log import Event, Snapshot, TableView, _view, playable
+from .log import Event, Snapshot, TableView, _view, extended, snapshot_of, walk_log
 from .models import (
     MAX_TITLE_LENGTH,
     EventRow,
@@ -297,32 +297,19 @@ class StoreCore:
             )
         ]
         view = _view(row)
-        events, resolved, state = playable(view, events)
-        events = [
-            Event(
-                e.seq, e.kind, e.payload, e.seat, e.created_at, e.seq in resolved.undone, e.device
-            )
-            for e in events
-        ]
-        snap = Snapshot(
-            view,
-            state,
-            tuple(resolved.actions),
-            tuple(events),
-            len(resolved.actions) > resolved.floor,
-            bool(resolved.redo),
-        )
+        events, walk = walk_log(view, events)
+        snap = snapshot_of(view, events, walk)
         self._remember(snap)
         return snap
 
     def _catch_up(self, session: Session, row: TableRow) -> Snapshot | None:
-        """The table from an older cached version plus the actions since, if it can.
+        """The table from an older cached version plus the events since, if it can.
 
         With several workers, each caches what it served; when another worker
         wrote the last few versions, replaying the whole log here would cost
-        more the longer the game. If only plain actions came since a version
-        this process has, applying just those gives the same snapshot as a
-        full replay. Undo or redo since then: None (replay it all).
+        more the longer the game. The cached walk is extended by the events
+        since (an action costs one ``apply``, an undo or redo none), which
+        gives the same snapshot as a full walk.
         """
         base = self._latest_cached(row.token, below=row.version)
         if base is None:
@@ -336,25 +323,10 @@ class StoreCore:
         )
         if [e.seq for e in newer] != list(range(base.table.version + 1, row.version + 1)):
             return None
-        payloads = [e.payload for e in newer if e.kind == "action"]
-        if len(payloads) != len(newer) or any(p is None for p in payloads):
-            return None  # an undo or redo came since: only a replay can say what counts
-        plain = [p for p in payloads if p is not None]
-        kind = load()[row.game]
-        state = base.state
-        for payload in plain:
-            state = kind.apply(state, payload)
-        added = tuple(
+        added = [
             Event(e.seq, e.kind, e.payload, e.seat, e.created_at, device=e.device) for e in newer
-        )
-        return Snapshot(
-            _view(row),
-            state,
-            (*base.actions, *plain),
-            (*base.events, *added),
-            can_undo=True,
-            can_redo=False,
-        )
+        ]
+        return extended(base, _view(row), added)
 
     def _latest_cached(self, token: str, below: int) -> Snapshot | None:
         with self._cache_lock:

@@ -26,7 +26,7 @@ from .checks import _clip, plain_text
 from .core import StoreCore
 from .errors import TableError
 from .games import GameKind, load
-from .log import SET_ASIDE, Event, Snapshot, TableView, _view, resolve_log, undo_size
+from .log import SET_ASIDE, Event, Snapshot, TableView, _view, snapshot_of, undo_size, walk_log
 from .models import MAX_NAME_LENGTH, EventRow, _now
 
 MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
@@ -253,18 +253,10 @@ class ImportExportMixin(StoreCore):
                     [{**r, "table_id": row.id, "created_at": now} for r in records],
                 )
             log = [Event(r["seq"], r["kind"], r["payload"], r["seat"], now) for r in records]
-            resolved = resolve_log(log)
-            snap = Snapshot(
-                _view(row),
-                state,
-                tuple(resolved.actions),
-                tuple(
-                    Event(e.seq, e.kind, e.payload, e.seat, now, e.seq in resolved.undone)
-                    for e in log
-                ),
-                len(resolved.actions) > resolved.floor,
-                bool(resolved.redo),
-            )
+            # The fold above checked every entry; the walk keeps the states
+            # and secrets the live table needs (an import is rare and linear).
+            view = _view(row)
+            snap = snapshot_of(view, log, walk_log(view, log)[1])
             results.record(session, None, snap)
         self._remember(snap)
         return snap.table

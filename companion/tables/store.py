@@ -54,19 +54,23 @@ from .import_export import (
 )
 from .join_codes import JOIN_ALPHABET, JOIN_CODE_LENGTH, JoinCodesMixin
 from .log import (
+    NO_SECRETS,
     SET_ASIDE,
     Event,
     LogResolution,
+    LogWalk,
+    Secrets,
     Snapshot,
     TableView,
     _view,
     effective_actions,
     entry_maker,
-    playable,
     reopened_round,
     replay,
     resolve_log,
+    snapshot_of,
     undo_size,
+    walk_log,
 )
 from .models import (
     _SCHEMA_LOCK,
@@ -86,12 +90,19 @@ from .models import (
     _private_sqlite_file,
     _sqlite_pragmas,
 )
+from .projection import BoardView, Viewer, board_view
 from .seats import MEMBER_ROLES, PHONE_MODES, BoardRead, SeatsMixin, ViewerFacts
 from .writes import WritesMixin
 
 
 class Store(SeatsMixin, WritesMixin, ExpiryMixin, JoinCodesMixin):
     """All reads and writes of tables. One per app; safe across threads."""
+
+    def board(self, token: str, viewer: Viewer, version: int | None = None) -> BoardView:
+        """What ``viewer`` may see of the table now, or at ``version`` when
+        this process has it cached (see :mod:`companion.tables.projection`)."""
+        snap = self.snapshot(token) if version is None else self.snapshot_at(token, version)
+        return board_view(snap, viewer)
 
 
 __all__ = [
@@ -157,6 +168,10 @@ __all__ = [
     "replay",
     "resolve_log",
     "SET_ASIDE",
-    "playable",
+    "walk_log",
+    "snapshot_of",
+    "LogWalk",
+    "Secrets",
+    "NO_SECRETS",
     "undo_size",
 ]

@@ -43,7 +43,7 @@ from .errors import (
     TapUnknown,
 )
 from .games import load
-from .log import Event, Snapshot, _view, playable, reopened_round
+from .log import Event, Snapshot, _view, reopened_round, snapshot_of, walk_log
 from .models import MAX_NAME_LENGTH, EventRow, TableRow, _now
 
 
@@ -204,22 +204,22 @@ class WritesMixin(StoreCore):
                     session, _table_row(session, table_id), before, expected_version, kind, payload
                 ):
                     raise StaleVersion(STALE_MESSAGE)
-                state = None
-                if kind == "action":
-                    assert payload is not None
-                    try:
-                        state = load()[before.table.game].apply(before.state, payload)
-                    except RuleError as exc:
-                        raise TableError(str(exc)) from exc
-                elif kind == "undo" and not before.can_undo:
+                if kind == "undo" and not before.can_undo:
                     raise NothingToUndo("there is nothing to undo")
-                elif kind == "undo":
+                if kind == "undo":
                     payload = reopened_round(before)
                 elif kind == "redo" and not before.can_redo:
                     raise NothingToUndo("there is nothing to redo")
                 version += 1
                 now = _now()
                 seat = (plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None
+                event = Event(version, kind, payload, seat, now, device=device)
+                # The snapshot is extended by this one event: an action costs
+                # one apply (which also checks it), an undo or redo none.
+                try:
+                    walk = before.walk.then(event, strict=True)
+                except RuleError as exc:
+                    raise TableError(str(exc)) from exc
                 stamp = self._writing.timestamp(now)
                 with self._pipelined(cursor):
                     self._plain(
@@ -229,20 +229,12 @@ class WritesMixin(StoreCore):
                     )
                     self._plain(cursor, self._writing.bump, (version, stamp, table_id))
                     notify.announce(session, token, version)
-                if kind != "action":  # undo or redo: replay the log
-                    after = self._rebuild(session, _table_row(session, table_id))
-                else:
-                    assert payload is not None
-                    # A plain action extends the previous snapshot: no replay needed.
-                    after = Snapshot(
-                        replace(before.table, version=version, updated_at=now),
-                        state,
-                        (*before.actions, payload),
-                        (*before.events, Event(version, kind, payload, seat, now, device=device)),
-                        can_undo=True,
-                        can_redo=False,
-                    )
-                    self._remember(after)
+                after = snapshot_of(
+                    replace(before.table, version=version, updated_at=now),
+                    (*before.events, event),
+                    walk,
+                )
+                self._remember(after)
                 results.record(session, before, after)  # a finished game's rows (issue 13)
         except IntegrityError as exc:
             # Another writer got this version first; or the same tap arrived
@@ -321,4 +313,4 @@ class WritesMixin(StoreCore):
                 .order_by(EventRow.seq)
             )
         ]
-        return playable(_view(row), events)[2]
+        return walk_log(_view(row), events)[1].state

@@ -15,8 +15,8 @@ from typing import Any
 
 from flask import Blueprint
 
-from companion.tables.store import Snapshot
-from companion.tables.summaries import Summary, is_over, summarise
+from companion.tables.projection import BoardView
+from companion.tables.summaries import Summary
 
 from .charts import Chart, line_chart
 from .exports import bgstats_link
@@ -32,31 +32,12 @@ class EndScreen:
     bgstats: str = ""  # BG Stats' push-plays link for this play (exports.py)
 
 
-_CACHE: OrderedDict[tuple[str, int], EndScreen | None] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int], EndScreen] = OrderedDict()
 _CACHE_LOCK = Lock()
 _CACHE_SIZE = 128
 
 
-def _end_screen(snap: Snapshot) -> EndScreen | None:
-    key = (snap.table.token, snap.table.version)
-    with _CACHE_LOCK:
-        if key in _CACHE:
-            return _CACHE[key]
-    screen = _build(snap)
-    with _CACHE_LOCK:
-        _CACHE[key] = screen
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return screen
-
-
-def _build(snap: Snapshot) -> EndScreen | None:
-    table = snap.table
-    summary = summarise(
-        table.game, table.players, table.options, table.seed, snap.actions, snap.state
-    )
-    if summary is None:
-        return None
+def _build(board: BoardView, summary: Summary) -> EndScreen:
     chart = line_chart(
         [(s.player, s.points) for s in summary.series], summary.x_labels, summary.x_title
     )
@@ -66,12 +47,23 @@ def _build(snap: Snapshot) -> EndScreen | None:
         kind = "win"
     else:
         kind = "info"
-    return EndScreen(summary, chart, kind, bgstats_link(snap, summary))
+    return EndScreen(summary, chart, kind, bgstats_link(board, summary))
 
 
 @bp.app_template_global()
-def end_screen(snap: Any) -> EndScreen | None:
-    """The finished table's end screen, or None while it is being played."""
-    if not isinstance(snap, Snapshot) or not is_over(snap.table.game, snap.state):
+def end_screen(board: Any) -> EndScreen | None:
+    """The finished table's end screen, or None while it is being played
+    (the summary comes with the phone's :class:`BoardView`)."""
+    if not isinstance(board, BoardView) or board.end is None:
         return None
-    return _end_screen(snap)
+    key = (board.table.token, board.table.version)
+    with _CACHE_LOCK:
+        found = _CACHE.get(key)
+    if found is not None:
+        return found
+    screen = _build(board, board.end)
+    with _CACHE_LOCK:
+        _CACHE[key] = screen
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return screen

@@ -32,6 +32,7 @@ from companion.tables.exports import (
     play_from_summary,
     plays_from_results,
 )
+from companion.tables.projection import BoardView
 from companion.tables.results import ensure_backfilled, result_lines
 from companion.tables.store import EventRow, MemberRow, NoSuchTable, Snapshot, TableRow
 from companion.tables.summaries import Summary, summarise
@@ -44,7 +45,7 @@ from .viewer import known_device
 bp = Blueprint("exports", __name__)
 
 
-def play_of(snap: Snapshot, summary: Summary) -> Play:
+def play_of(snap: Snapshot | BoardView, summary: Summary) -> Play:
     """The play a finished table's snapshot and summary describe."""
     counted = [e for e in snap.events if not e.undone]
     started = counted[0].created_at if counted else snap.table.created_at
@@ -60,7 +61,7 @@ def bgg_ids() -> dict[str, int]:
     return dict(current_app.config.get("BGG_IDS") or {})
 
 
-def bgstats_link(snap: Snapshot, summary: Summary) -> str:
+def bgstats_link(snap: Snapshot | BoardView, summary: Summary) -> str:
     """The end screen's "Send to BG Stats" address (BG Stats' push-plays format)."""
     return bgstats_url(play_of(snap, summary))
 

@@ -21,8 +21,8 @@ from companion.tables.store import MAX_TITLE_LENGTH, NoSuchTable, TableError, Ta
 from companion.tables.summaries import is_over
 
 from . import sentence, store
-from .table import render_board
-from .viewer import is_host
+from .board import render_board
+from .viewer import is_host, viewer_for
 
 bp = Blueprint("rematch", __name__)
 
@@ -97,7 +97,8 @@ def rematch(token: str) -> Any:
     except NoSuchTable:
         abort(404)
     except TableError as exc:
-        return render_board(store().snapshot(token), error=sentence(str(exc)), status=422)
+        snap = store().snapshot(token)
+        return render_board(snap, viewer_for(snap), error=sentence(str(exc)), status=422)
     target = url_for("table.page", token=new.token)
     if request.headers.get("HX-Request"):
         return Response(status=204, headers={"HX-Redirect": target})

@@ -24,11 +24,12 @@ from companion.rules.solitaire import Deal
 from companion.tables.store import NoSuchTable, Snapshot, TableError
 
 from . import sentence, store
-from . import table as table_views
+from .board import phone_context
 from .costly import one_job
 from .games import FormError
 from .games import load as load_screens
 from .ratelimit import new_table_limit, solver_limit
+from .viewer import viewer_for
 
 bp = Blueprint("solitaire", __name__)
 
@@ -89,9 +90,10 @@ def _solitaire_snapshot(token: str) -> Snapshot:
 
 
 def _board(snap: Snapshot, answer: Answer) -> Any:
-    context = table_views.board_context(snap, error=None, readonly=False)
+    htmx = bool(request.headers.get("HX-Request"))
+    context = phone_context(snap, viewer_for(snap), whole_page=not htmx)
     context["sol_hint"] = answer
-    template = "table/_board.html" if request.headers.get("HX-Request") else "table/page.html"
+    template = "table/_board.html" if htmx else "table/page.html"
     return render_template(template, **context)
 
 

@@ -55,6 +55,14 @@ class GameKind:
     # The action that takes back what ``player`` has hidden now, or None
     # (run when another phone takes the seat over).
     withdraw: Callable[[Any, str], dict[str, Any] | None] = lambda state, player: None
+    # What a phone shown the hidden entries of the players in ``shown`` (its
+    # own seat's, or none) may know of a state: a frozen value that holds
+    # nothing else. A game with nothing hidden shows the state itself.
+    player_view: Callable[[Any, frozenset[str]], Any] = lambda state, shown: state
+    # Whether the board draws anything per seat (this phone's own pad, who
+    # enters on their own phone). When not, every phone that may act gets
+    # the same board (and so one render).
+    shows_seats: bool = False
 
 
 def applier(rules: Any) -> Callable[[Any, Mapping[str, Any]], Any]:

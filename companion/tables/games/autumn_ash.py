@@ -59,4 +59,5 @@ KIND = GameKind(
     # Turns alternate and each move depends on the whole board: any change
     # made since the phone's version is a real conflict (refused, not entered).
     depends_on=None,
+    shows_seats=True,  # this phone's own player's sheet or pad
 )

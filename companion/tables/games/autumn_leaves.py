@@ -80,4 +80,6 @@ KIND = GameKind(
     open_round=_open_round,
     redact=_redact,
     withdraw=_withdraw,
+    player_view=autumn_leaves.player_view,
+    shows_seats=True,
 )

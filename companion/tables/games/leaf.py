@@ -22,4 +22,5 @@ KIND = GameKind(
     new_state=_new_state,
     apply=applier(leaf),
     blurb="End of a Leaf game: each player's count turns into acorns and a winner.",
+    shows_seats=True,  # this phone's own player's sheet or pad
 )

@@ -66,4 +66,6 @@ KIND = GameKind(
     open_round=_open_round,
     redact=_redact,
     withdraw=_withdraw,
+    player_view=venture.player_view,
+    shows_seats=True,
 )

@@ -1,0 +1,156 @@
+"""Drawing one phone's board from its :class:`~companion.tables.projection.BoardView`.
+
+A board template is given the ``BoardView`` and names derived from it
+(``view`` is the game's view for this phone, ``me`` and ``taken`` only when
+the game draws anything per seat), never the rules state, the snapshot or
+the viewer: what a template can print is what the phone may see. The phone's
+own "who are you" bar is drawn here, apart, and handed in as ready HTML, so
+that the rest of the board is the same for every phone with the same view
+(``board_cache.py`` shares it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, render_template, request
+from markupsafe import Markup
+
+from companion.tables.log import SET_ASIDE, Event, Snapshot, undo_size
+from companion.tables.projection import BoardView, Viewer, board_view
+
+from .games import Screen
+from .games import load as load_screens
+
+HISTORY_ON_BOARD = 6
+
+
+def screen_of(table_game: str) -> Screen:
+    return load_screens()[table_game]
+
+
+def is_htmx() -> bool:
+    return bool(request.headers.get("HX-Request"))
+
+
+def who_bar(board: BoardView, viewer: Viewer, confirm_seat: str | None, chosen: bool) -> Markup:
+    """This phone's "who are you" bar (none on the spectator screen)."""
+    if board.spectator:
+        return Markup("")
+    who = current_app.jinja_env.get_template("table/_who.html").module
+    return Markup(who.who_bar(board.table, viewer, viewer.taken, confirm_seat, chosen))  # type: ignore[attr-defined]
+
+
+def board_context(
+    board: BoardView,
+    *,
+    who: Markup,
+    phone: Viewer | None = None,
+    error: str | None = None,
+    notice: str | None = None,
+    confirm_seat: str | None = None,
+    confirm_reason: str = "held",
+    chosen: bool = False,
+) -> dict[str, Any]:
+    """What the board templates get: the ``BoardView`` and names made from
+    it, this phone's bar as HTML, and the answer to its last tap. ``phone``
+    (the viewer) only for a whole page, whose host controls are its own."""
+    screen = screen_of(board.table.game)
+    events = board.events
+    last = next((e for e in reversed(events) if e.kind == "action" and not e.undone), None)
+    return {
+        "board": board,
+        "view": board.game,
+        "table": board.table,
+        "screen": screen,
+        "me": board.me,
+        "taken": board.taken,
+        "readonly": board.readonly,
+        "spectator": board.spectator,
+        "events": events,
+        "recent": list(reversed(events))[:HISTORY_ON_BOARD],
+        "undo_title": describe_event(screen, last) if last is not None else "",
+        "undo_refusal": board.undo_refusal,
+        "hidden_count": board.hidden_count,
+        "describe": lambda ev: describe_event(screen, ev),
+        "who_bar": who,
+        "phone": phone,
+        "confirm_seat": confirm_seat,
+        "confirm_reason": confirm_reason,
+        "chosen": chosen,  # the answer to a choice of who this phone is
+        "error": error,
+        "notice": notice,
+    }
+
+
+def phone_context(snap: Snapshot, viewer: Viewer, *, whole_page: bool) -> dict[str, Any]:
+    """:func:`board_context` for this phone alone, with its bar drawn in."""
+    board = board_view(snap, viewer)
+    who = who_bar(board, viewer, None, False)
+    return board_context(board, who=who, phone=viewer if whole_page else None)
+
+
+def describe_event(screen: Screen, event: Event) -> str:
+    if event.kind == "undo":
+        entries = undo_size(event.payload)
+        if event.payload and event.payload.get("type") == "ReopenRound":
+            return (
+                f"Undo of a reveal: all {entries} entries of that round were taken back, "
+                "so everyone enters again"
+            )
+        return "Undo"
+    if event.kind == "redo":
+        return "Redo"
+    if event.kind == SET_ASIDE:
+        try:
+            what = screen.describe(event.payload or {})
+        except Exception:
+            what = "an entry"
+        return (
+            f"Set aside: {what}. An older version of Leafpile accepted this entry, but the "
+            "rules as Leafpile reads them now do not allow it, so it no longer counts"
+        )
+    if event.kind == "seat":
+        seat = (event.payload or {}).get("seat", "?")
+        by = f"{event.seat}'s phone" if event.seat else "another phone"
+        withdrawn = (
+            f" ({seat}'s hidden entry was taken back: {seat} enters again)"
+            if (event.payload or {}).get("action")
+            else ""
+        )
+        return f"{seat}'s seat moved to {by}{withdrawn}"
+    try:
+        return screen.describe(event.payload or {})
+    except Exception:  # a description is decoration: fall back to the raw fields
+        return json.dumps(event.payload, ensure_ascii=False)
+
+
+def render_board(
+    snap: Snapshot,
+    viewer: Viewer,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    confirm_seat: str | None = None,
+    confirm_reason: str = "held",
+    notice: str | None = None,
+    chosen: bool = False,
+) -> tuple[str, int]:
+    """The board fragment for htmx, else the whole page (same data, same
+    status), drawn for this phone alone: the answer to a tap that carries
+    words (an error, a notice, a question)."""
+    board = board_view(snap, viewer)
+    htmx = is_htmx()
+    context = board_context(
+        board,
+        who=who_bar(board, viewer, confirm_seat, chosen),
+        phone=None if htmx else viewer,
+        error=error,
+        notice=notice,
+        confirm_seat=confirm_seat,
+        confirm_reason=confirm_reason,
+        chosen=chosen,
+    )
+    template = "table/_board.html" if htmx else "table/page.html"
+    return render_template(template, **context), status
