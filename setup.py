@@ -7,7 +7,7 @@ Why: the solver is pure Python, and a position costs it some 19 µs; compiled
 by mypyc from the very same source it costs about half that, so "Winnable?"
 and the hints look at 1.7-1.9 times as many positions within what a phone
 can wait, and decide more deals
-(``docs/solitaire.md`` has the figures). mypyc rather than Cython or C of our
+(``docs/solitaire-solver.md`` has the figures). mypyc rather than Cython or C of our
 own: the module stays one Python file that the tests, mypy and a reader
 share, and mypyc comes with mypy, which the project already uses.
 

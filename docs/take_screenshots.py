@@ -393,7 +393,7 @@ def autumn_ash_dark(studio: Studio, page: Any) -> None:
 
 
 # The board mirror: a position from the text's scoring example (our reconstruction,
-# see docs/autumn-ash.md), Rainbow has just capped the white queen on E6; Xeno has
+# see docs/autumn-ash-referee.md), Rainbow has just capped the white queen on E6; Xeno has
 # picked the drone on A3 and the square B3 (two rows at once) and chooses the size.
 ASH_BOARD_SEED = (
     ".,.,.,.,white3/.,cyan1,.,.,yellow1/.,cyan2,.,.,./"

@@ -1,7 +1,7 @@
 """Two phones referee an Autumn Ash game on the board mirror (real Chromium, 390x844).
 
 The game is seeded with a position taken from the text's scoring example (our
-reconstruction, see docs/autumn-ash.md) plus a few pieces, Xeno already at 5:
+reconstruction, see docs/autumn-ash-referee.md) plus a few pieces, Xeno already at 5:
 Ana (Rainbow) is refused a move blocked head on, caps a queen (undoing it once);
 Ben (Xeno) then bags two rows at once, the stack on D3 drops, and he reaches 21.
 """

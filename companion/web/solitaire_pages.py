@@ -48,7 +48,7 @@ STATISTICS_TABLES = 500  # the most recent solitaire tables the statistics look 
 
 def solver_odds() -> str:
     """What benchmarks/solitaire.py measured, from the shipped table of won
-    deals (docs/solitaire.md has the figures, with date and load): said on the
+    deals (docs/solitaire-solver.md has the figures, with date and load): said on the
     statistics page and with every undecided answer, so nobody reads their
     own losses as proof that deals cannot be won. One decimal, rounded down:
     99.7 % must not read "100 %", which would say every deal was won."""
