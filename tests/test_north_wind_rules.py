@@ -760,7 +760,7 @@ def test_a_squirrel_on_the_start_space_is_not_on_the_top_NX5():
         # N9, NX5: found on the top space, the squirrel can only stay there
         (7, True, "up", r"already on the top space of the tree \(7 spaces up\), so it cannot"),
         (7, True, "skip", r"already on the top space of the tree \(7 spaces up\)"),
-        (1, True, "up", r"already on the top space of the tree \(1 spaces up\)"),
+        (1, True, "up", r"already on the top space of the tree \(1 space up\)"),
         # LX3: no path up the tree is longer than leaf.MOST_SPACES_CLIMBED
         (leaf.MOST_SPACES_CLIMBED, False, "up", "no path up the tree is longer than 15"),
         (leaf.MOST_SPACES_CLIMBED - 1, False, "skip", "cannot climb 2 more"),

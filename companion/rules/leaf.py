@@ -133,6 +133,11 @@ the tree is longer than 15 spaces, start space to top (LX3)
     return n
 
 
+def spaces(count: int) -> str:
+    """``"1 space"``, ``"7 spaces"``: a climb in words."""
+    return f"{count} space{'' if count == 1 else 's'}"
+
+
 def plural(animal: str, count: int) -> str:
     """``"1 fox"``, ``"2 foxes"``."""
     return f"{count} {animal if count == 1 else ANIMAL_PLURALS.get(animal, animal + 's')}"

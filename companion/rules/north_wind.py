@@ -1009,12 +1009,12 @@ def _check_room_above(state: State, climb: int) -> None:
     if state.at_top:
         raise RuleError(
             f"the North Wind's squirrel is already on the top space of the tree "
-            f"({state.height} spaces up), so it cannot move up; {stay} (N9, NX5)"
+            f"({leaf.spaces(state.height)} up), so it cannot move up; {stay} (N9, NX5)"
         )
     if state.height + climb > leaf.MOST_SPACES_CLIMBED:
         raise RuleError(
-            f"the North Wind's squirrel has climbed {state.height} spaces and no path up the tree "
-            f"is longer than {leaf.MOST_SPACES_CLIMBED}, so it cannot climb {climb} more: "
+            f"the North Wind's squirrel has climbed {leaf.spaces(state.height)} and no path up "
+            f"the tree is longer than {leaf.MOST_SPACES_CLIMBED}, so it cannot climb {climb} more: "
             f"it must be on the top space, and {stay} (N9, LX3)"
         )
 
