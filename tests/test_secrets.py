@@ -89,11 +89,14 @@ def _act(client: Client, token: str, form: dict[str, str]) -> tuple[int, str]:
 
 def _look(client: Client, token: str, view: str, name: str, seen: dict[str, str]) -> None:
     """Everything a phone can ask for, filed under ``name``."""
-    for suffix in ("", "/board", "/poll?v=0", "/history", "/export.json", "/export.csv"):
+    for suffix in (
+        "", "/board", "/board.json", "/poll?v=0", "/history", "/export.json", "/export.csv"
+    ):  # fmt: skip
         status, body = client.get(f"/t/{token}{suffix}")
         seen[f"{name} {suffix or 'page'}"] = f"{status}\n{steady(body, [token, view])}"
-    status, body = client.get(f"/v/{view}")
-    seen[f"{name} spectator"] = f"{status}\n{steady(body, [token, view])}"
+    for suffix in ("", "/board.json"):
+        status, body = client.get(f"/v/{view}{suffix}")
+        seen[f"{name} spectator{suffix}"] = f"{status}\n{steady(body, [token, view])}"
 
 
 def play_world(

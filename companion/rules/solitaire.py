@@ -259,6 +259,41 @@ class State:
         return self.piles[pile][self.hidden[pile] :]
 
 
+@dataclass(frozen=True)
+class PlayerView:
+    """What the player may see of a position: the face-up cards, how many
+    are face down and how many deals are left, never which cards those are
+    (the deal's order stays in the deck). Read like a :class:`State`."""
+
+    layout: Layout
+    seed: int | None
+    piles: tuple[tuple[CardView, ...], ...]  # face-down cards carry no card
+    face_down_count: int
+    deals_left: int
+    won: bool
+
+    def pile_view(self, pile: int) -> tuple[CardView, ...]:
+        return self.piles[pile]
+
+
+_FACE_DOWN = CardView(card=0, label="", words="a face-down card", suit="", face_up=False, pick=None)
+
+
+def player_view(state: State, shown: frozenset[str] = frozenset()) -> PlayerView:
+    """``state`` as the player may see it (see :class:`PlayerView`)."""
+    return PlayerView(
+        layout=state.layout,
+        seed=state.seed,
+        piles=tuple(
+            tuple(card if card.face_up else _FACE_DOWN for card in state.pile_view(pile))
+            for pile in range(state.layout.piles)
+        ),
+        face_down_count=state.face_down_count,
+        deals_left=state.deals_left,
+        won=state.won,
+    )
+
+
 def run_length(pile: Sequence[int], hidden: int) -> int:
     """The length of the movable run on top of ``pile``: consecutive
     descending ranks of one suit, all face up (S2). 0 for an empty pile.

@@ -32,6 +32,7 @@ from markupsafe import Markup
 
 from companion.tables.projection import (
     Viewer,
+    board_view,
     hidden_count,
     not_chosen_message,
     refusal_for,
@@ -53,6 +54,7 @@ from companion.tables.store import (
 from . import sentence, store
 from .board import describe_event, is_htmx, phone_context, render_board, screen_of
 from .board_cache import render_polled_board
+from .board_json import board_json
 from .follow import follow_url
 from .games import FormError, FormPrompt
 from .shared_bytes import COMPRESSION_KNOWN, SharedRender, chosen_encoding, encoded
@@ -172,6 +174,27 @@ def view_poll(view_token: str) -> Any:
     if request.args.get("v") == str(read.version):
         return Response(status=204)
     return render_polled_board(store().snapshot_at(read.token, read.version), SPECTATOR)
+
+
+@bp.get("/t/<token>/board.json")
+def board_data(token: str) -> Response:
+    """This phone's board as data (``docs/api.md``): the same view the page is drawn from."""
+    snap = _snapshot(token)
+    return _json(board_json(board_view(snap, viewer_for(snap))))
+
+
+@bp.get("/v/<view_token>/board.json")
+def view_board_data(view_token: str) -> Response:
+    """The spectator screen's board as data."""
+    try:
+        table = store().table_by_view_token(view_token)
+    except NoSuchTable:
+        abort(404)
+    return _json(board_json(board_view(store().snapshot(table.token), SPECTATOR)))
+
+
+def _json(data: dict[str, Any]) -> Response:
+    return Response(json.dumps(data, ensure_ascii=False), mimetype="application/json")
 
 
 # --- writes ---------------------------------------------------------------

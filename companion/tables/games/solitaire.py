@@ -40,5 +40,6 @@ KIND = GameKind(
     max_players=1,
     new_state=_new_state,
     apply=applier(solitaire),
+    player_view=solitaire.player_view,
     blurb="Toby Ord's patience for a standard deck: sort each suit King to Ace. Hints, a solver.",
 )
