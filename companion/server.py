@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 import errno
+import io
 import ipaddress
 import logging
 import os
 import socket
 import sys
+import time
+from collections import Counter
+from collections.abc import Mapping
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from flask import Flask
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.serving import get_sockaddr, select_address_family
 
 from . import create_app
+from .app import default_instance_folder
 from .cooperative import tune_collector_for_serving
 from .network import lan_address
+from .startup import check_data_folder, check_settings, data_folder_problem, database_problem
 
 # A QR code needs 4 light modules all round (ISO/IEC 18004) to be found by a camera.
 QUIET_ZONE = 4
@@ -136,6 +146,12 @@ def cannot_listen(host: str, port: int, error: OSError) -> str:
 
 
 def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
+    try:  # a setting out of range stops the server with a line, never a silent default
+        ServerLimits.from_environment()
+        check_settings()
+    except ValueError as exc:
+        print(f"leafpile: {exc}", file=sys.stderr)
+        return 1
     try:
         listener = listen(host, port)
     except (OSError, ValueError) as exc:
@@ -144,17 +160,16 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
         return 1
     cooperative()
     public, urls = reachable_urls(host, port)
-    try:
-        app = create_app()
-    except ValueError as exc:  # a setting with a wrong value: say which, no traceback
-        print(f"leafpile: {exc}", file=sys.stderr)
+    app, problem = _build_app()
+    if app is None:
+        print(f"leafpile: {problem}", file=sys.stderr)
         listener.close()
         return 1
     app.config["PUBLIC_URL"] = os.environ.get("LEAFPILE_PUBLIC_URL") or public
     app.debug = False  # never the debugger on a server other phones can reach
     if os.environ.get("LEAFPILE_RATE_LIMITS", "").strip() == "0":
         app.config["LEAFPILE_RATE_LIMITS"] = False  # a load test from one address
-    server = stream_server(listener, app)
+    server = stream_server(listener, app)  # its limits, checked above
     tune_collector_for_serving()
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
@@ -163,6 +178,35 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
     except KeyboardInterrupt:
         print("\nLeafpile stopped.")
     return 0
+
+
+#: Database drivers a URL may name: missing, they are the host's to install.
+_DRIVERS = {"psycopg", "psycopg2", "pg8000", "asyncpg", "MySQLdb", "pymysql", "mysql", "oracledb"}
+
+
+def _build_app() -> tuple[Flask | None, str]:
+    """The app, or None and one line that says why it cannot start: a setting
+    with a wrong value, a data folder it cannot write, a database it cannot
+    open or reach (no traceback: issue 42)."""
+    folder = Path(os.environ.get("LEAFPILE_INSTANCE") or default_instance_folder()).expanduser()
+    url = os.environ.get("LEAFPILE_DATABASE_URL") or f"sqlite:///{folder / 'leafpile.sqlite3'}"
+    try:
+        check_data_folder(folder)
+    except OSError as exc:
+        return None, data_folder_problem(folder, exc)
+    try:
+        return create_app(), ""
+    except ValueError as exc:  # a setting with a wrong value: say which
+        return None, str(exc)
+    except OSError as exc:  # the session key in the folder, or a SQLite file elsewhere
+        inside = Path(str(exc.filename or folder)).is_relative_to(folder)
+        return None, data_folder_problem(folder, exc) if inside else database_problem(url, exc)
+    except SQLAlchemyError as exc:
+        return None, database_problem(url, exc)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in _DRIVERS:
+            raise
+        return None, database_problem(url, exc)
 
 
 def cooperative() -> None:
@@ -181,6 +225,12 @@ def cooperative() -> None:
 #: taps and fetches), so this is about 500 phones. Past it, new connections
 #: wait in the listen queue until one closes.
 MAX_CONNECTIONS = 1000
+#: Connections one address holds at once; past it, a new one is answered 503
+#: at once and closed. A phone keeps two, a browser opens at most six to one
+#: server, so 32 is several phones behind one address (a host's own tabs) and
+#: still a thirtieth of MAX_CONNECTIONS: 1,000 streams from one address had
+#: filled the server and every other phone timed out (issue 42).
+CONNECTIONS_PER_ADDRESS = 32
 #: A connection that sends nothing for this long is closed: a phone that went
 #: away, or a client that opened a connection and never asked. (A stream sends
 #: a heartbeat every 20 s, so it is never idle this long.)
@@ -190,16 +240,148 @@ IDLE_SECONDS = 75
 #: whose fallback poll comes once a minute, then holds one connection (its
 #: stream), not two. Its next tap opens a new one, a round trip on the LAN.
 KEEPALIVE_SECONDS = 15
+#: A request's line and headers must all arrive within this many seconds of
+#: its first byte (nginx's client_header_timeout in front of deploy/serve).
+#: The idle timeout alone restarts with every byte, so a client sending one
+#: byte every 5 s held its connection for as long as it liked.
+HEADER_SECONDS = 10
+#: A request's body must all arrive within this many seconds of its headers:
+#: 2 MB (the largest, an import) at 70 kB/s. It is read whole before the app
+#: sees the request, as nginx does, so a slow body holds no app work.
+BODY_SECONDS = 30
 #: Each connection's read buffer (Python's default is 8 KB): see stream_server.
 READ_BUFFER_BYTES = 2048
+#: A body longer than this is refused (413) before it is read: the app's own
+#: limit is 2 MB (companion/web, MAX_CONTENT_LENGTH), which it answers itself.
+LARGEST_BODY = 4 * 1024 * 1024
 
 
-def stream_server(listener: socket.socket, app: Flask) -> Any:
-    """A gevent WSGI server on ``listener``: at most ``LEAFPILE_MAX_CONNECTIONS``
-    connections, each closed after ``LEAFPILE_IDLE_SECONDS`` (default
-    ``IDLE_SECONDS``) without a byte either way, or after
-    ``LEAFPILE_KEEPALIVE_SECONDS`` (default ``KEEPALIVE_SECONDS``) waiting
-    for the next request once it has answered one.
+@dataclass(frozen=True)
+class ServerLimits:
+    """The laptop server's limits, from the environment (docs/configuration.md)."""
+
+    max_connections: int = MAX_CONNECTIONS
+    per_address: int = CONNECTIONS_PER_ADDRESS  # 0: no cap (a load test from one address)
+    idle: int = IDLE_SECONDS
+    keepalive: int = KEEPALIVE_SECONDS
+    header: int = HEADER_SECONDS
+    body: int = BODY_SECONDS
+
+    @classmethod
+    def from_environment(cls, env: Mapping[str, str] | None = None) -> ServerLimits:
+        """Read the settings; a wrong one raises ValueError with a line for the host."""
+        env = os.environ if env is None else env
+        per_address = _setting(
+            env, "LEAFPILE_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS, 0, 100_000,
+            "connections (0: no cap)",
+        )  # fmt: skip
+        if env.get("LEAFPILE_RATE_LIMITS", "").strip() == "0":
+            per_address = 0  # a load test: every phone comes from this one address
+        return cls(
+            max_connections=_setting(
+                env, "LEAFPILE_MAX_CONNECTIONS", MAX_CONNECTIONS, 1, 100_000, "connections"
+            ),
+            per_address=per_address,
+            idle=_setting(env, "LEAFPILE_IDLE_SECONDS", IDLE_SECONDS, 1, 3600, "seconds"),
+            keepalive=_setting(
+                env, "LEAFPILE_KEEPALIVE_SECONDS", KEEPALIVE_SECONDS, 1, 3600, "seconds"
+            ),
+            header=_setting(env, "LEAFPILE_HEADER_SECONDS", HEADER_SECONDS, 1, 300, "seconds"),
+            body=_setting(env, "LEAFPILE_BODY_SECONDS", BODY_SECONDS, 1, 3600, "seconds"),
+        )
+
+
+def _setting(
+    env: Mapping[str, str], name: str, default: int, low: int, high: int, unit: str
+) -> int:
+    """A whole-number setting from ``low`` to ``high`` (unset: ``default``), or ValueError."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not (text.isdecimal() and text.isascii()) or not low <= int(text) <= high:
+        raise ValueError(
+            f"{name} must be a whole number of {unit}, {low} to {high:,} (not {text!r})"
+        )
+    return int(text)
+
+
+def _plain_answer(status: str, text: str) -> bytes:
+    """A whole HTTP answer that closes the connection, written before any app work."""
+    body = text.encode()
+    return (
+        f"HTTP/1.1 {status}\r\nServer: leafpile\r\nConnection: close\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
+TOO_MANY_FROM_ONE_ADDRESS = _plain_answer(
+    "503 Service Unavailable",
+    "Too many connections from this address at once; nothing was entered. "
+    "Close some tabs or wait a moment, then try again.\n",
+)
+TOO_SLOW = _plain_answer(
+    "408 Request Timeout",
+    "The request took too long to arrive, so nothing was entered. Try again.\n",
+)
+TOO_LARGE = _plain_answer(
+    "413 Content Too Large", "This request is too large; nothing was entered.\n"
+)
+NO_LENGTH = _plain_answer(
+    "411 Length Required",
+    "Send the request with its length (Content-Length); nothing was entered.\n",
+)
+
+
+class _Late(Exception):
+    """The request's head or body did not arrive by its deadline."""
+
+
+class _Refused(Exception):
+    """A request refused before the app sees it; ``answer`` says why."""
+
+    def __init__(self, answer: bytes) -> None:
+        super().__init__(answer[:40])
+        self.answer = answer
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A connection's socket as a raw stream whose every read waits at most
+    ``wait`` seconds (the idle timeout) and never past ``deadline`` (a
+    monotonic time, or None). One byte a second would reset an idle timeout
+    for ever; a deadline counts from the request's first byte."""
+
+    def __init__(self, sock: Any, wait: float) -> None:
+        self.sock = sock
+        self.wait = wait
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        timeout = self.wait
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise _Late()
+            timeout = min(timeout, left)
+        self.sock.settimeout(timeout)
+        try:
+            return int(self.sock.recv_into(buffer))
+        except TimeoutError:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise _Late() from None
+            raise
+
+
+def stream_server(listener: socket.socket, app: Flask, limits: ServerLimits | None = None) -> Any:
+    """A gevent WSGI server on ``listener`` with ``limits`` (default: from the
+    environment): at most ``max_connections`` connections and ``per_address``
+    from any one address; each closed after ``idle`` seconds without a byte
+    either way, or after ``keepalive`` waiting for the next request once it
+    has answered one; a request's head must arrive within ``header`` seconds
+    of its first byte and its body within ``body`` seconds after that.
 
     gevent, not the werkzeug development server (a thread per connection, no
     cap, no idle timeout: a burst left thousands of threads behind) nor
@@ -210,38 +392,114 @@ def stream_server(listener: socket.socket, app: Flask) -> Any:
     """
     from gevent import socket as green_socket
     from gevent.pool import Pool
-    from gevent.pywsgi import WSGIHandler, WSGIServer
+    from gevent.pywsgi import Input, WSGIHandler, WSGIServer
 
-    class IdleClosingHandler(WSGIHandler):  # type: ignore[misc]
+    limits = limits or ServerLimits.from_environment()
+
+    class FairHandler(WSGIHandler):  # type: ignore[misc]
         def __init__(self, sock: Any, address: Any, server: Any, rfile: Any = None) -> None:
             # A phone's connections wait idle most of the evening (its stream,
             # its keep-alive), each with a read buffer: 2 KB instead of 8 holds
             # a request's head (a longer one is read in more pieces) and saved
             # 6 MB at 3,000 streams (136 MB over the start instead of 142).
+            self.reader = _DeadlineReader(sock, limits.idle)
             if rfile is None:
-                rfile = sock.makefile("rb", READ_BUFFER_BYTES)
+                rfile = io.BufferedReader(self.reader, READ_BUFFER_BYTES)
             super().__init__(sock, address, server, rfile)
 
         answered = False
+        body: bytes | None = None
 
         def handle(self) -> None:
-            self.socket.settimeout(idle)
-            super().handle()
+            self.socket.settimeout(limits.idle)
+            with suppress(OSError):  # a refusal's few bytes could not be sent: the client left
+                super().handle()
 
         def read_requestline(self) -> Any:
-            if self.answered:  # a kept-alive connection: its phone may have gone quiet
-                self.socket.settimeout(min(keepalive, idle))
-            line = super().read_requestline()
-            self.socket.settimeout(idle)
+            # Wait for the first byte as long as a connection may idle (less
+            # on a kept-alive one: its phone may have gone quiet), then give
+            # the whole head its deadline.
+            self.reader.deadline = None
+            self.reader.wait = min(limits.keepalive, limits.idle) if self.answered else limits.idle
+            try:
+                first = self.rfile.peek(1)
+            except (OSError, _Late):
+                return ""
+            if not first:
+                return ""
+            self.reader.wait = limits.idle
+            self.reader.deadline = time.monotonic() + limits.header
+            try:
+                line = super().read_requestline()
+            except _Late:
+                return ""  # a request line trickled in past its deadline: just close
             self.answered = True
             return line
+
+        def read_request(self, raw_requestline: str) -> bool:
+            super().read_request(raw_requestline)  # the headers, still under the deadline
+            self.body = None
+            if self.headers.get("transfer-encoding", "").lower() == "chunked":
+                raise _Refused(NO_LENGTH)  # browsers send a length; a stream could trickle
+            length = self.content_length or 0
+            if length > LARGEST_BODY:
+                raise _Refused(TOO_LARGE)
+            if length:
+                if self.headers.get("expect", "").lower() == "100-continue":
+                    self.socket.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+                self.reader.deadline = time.monotonic() + limits.body
+                self.body = self.rfile.read(length)
+                if len(self.body) < length:
+                    raise ConnectionResetError("the client left inside its request")
+            self.reader.deadline = None
+            self.socket.settimeout(limits.idle)  # for the answer, however long it streams
+            return True
+
+        def get_environ(self) -> Any:
+            environ = super().get_environ()
+            if self.body is not None:  # read whole above: the app reads it from memory
+                self.wsgi_input = Input(io.BufferedReader(io.BytesIO(self.body)), len(self.body))
+                environ["wsgi.input"] = self.wsgi_input
+            return environ
+
+        def _handle_client_error(self, ex: BaseException) -> Any:
+            if isinstance(ex, _Late):
+                return ("408", TOO_SLOW)
+            if isinstance(ex, _Refused):
+                return (ex.answer[9:12].decode(), ex.answer)
+            if isinstance(ex, OSError):
+                return None  # the client left or its socket failed: nothing to answer
+            return super()._handle_client_error(ex)
 
         def log_request(self) -> None:
             pass  # no line per request: a table makes hundreds an hour
 
-    cap = _positive_int(os.environ.get("LEAFPILE_MAX_CONNECTIONS"), MAX_CONNECTIONS)
-    idle = _positive_int(os.environ.get("LEAFPILE_IDLE_SECONDS"), int(IDLE_SECONDS))
-    keepalive = _positive_int(os.environ.get("LEAFPILE_KEEPALIVE_SECONDS"), KEEPALIVE_SECONDS)
+    class FairServer(WSGIServer):  # type: ignore[misc]
+        """Counts connections by address: one address over its share is told
+        so (503) and closed at once, before it takes a place in the pool."""
+
+        held: Counter[str] = Counter()
+
+        def do_handle(self, sock: Any, address: Any) -> None:
+            key = str(address[0]) if isinstance(address, tuple) else ""
+            if limits.per_address and self.held[key] >= limits.per_address:
+                # Runs in the accept loop: never wait. A fresh socket's send
+                # buffer takes these few bytes at once.
+                with suppress(OSError):
+                    sock.setblocking(False)
+                    sock.send(TOO_MANY_FROM_ONE_ADDRESS)
+                sock.close()
+                return
+            self.held[key] += 1
+            super().do_handle(sock, address)
+
+        def do_close(self, sock: Any, address: Any) -> None:
+            key = str(address[0]) if isinstance(address, tuple) else ""
+            self.held[key] -= 1
+            if self.held[key] <= 0:
+                del self.held[key]
+            super().do_close(sock, address)
+
     green = green_socket.socket(listener.family, listener.type, fileno=listener.detach())
 
     def named(environ: dict[str, Any], start_response: Any) -> Any:
@@ -253,16 +511,13 @@ def stream_server(listener: socket.socket, app: Flask) -> Any:
 
         return app(environ, start)
 
-    return WSGIServer(
+    server = FairServer(
         green,
         named,
-        spawn=Pool(cap),
-        handler_class=IdleClosingHandler,
+        spawn=Pool(limits.max_connections),
+        handler_class=FairHandler,
         log=None,
         error_log=logging.getLogger("leafpile.server"),
     )
-
-
-def _positive_int(text: str | None, default: int) -> int:
-    text = (text or "").strip()
-    return int(text) if text.isdecimal() and int(text) > 0 else default
+    server.held = Counter()
+    return server

@@ -8,6 +8,8 @@ them: that is what keeps the imports one way.
 
 from __future__ import annotations
 
+import logging
+import math
 import os
 import sqlite3
 import time
@@ -28,6 +30,7 @@ from sqlalchemy import (
     inspect,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MAX_NAME_LENGTH = 24
@@ -189,8 +192,62 @@ def _private_sqlite_file(database: str | None) -> None:
 # Any fixed number: the PostgreSQL advisory lock that serialises creating the schema.
 _SCHEMA_LOCK = 0x1EAF911E
 
+#: Backoff between tries while the database does not answer at start: doubled
+#: from the first to the last, then every LAST seconds.
+FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS = 0.5, 10.0
+_log = logging.getLogger("leafpile.database")
+
+
+def database_wait(setting: str | None = None) -> float:
+    """``LEAFPILE_DATABASE_WAIT``: how long a process starting waits for a
+    database server that does not answer (seconds; ``forever``; default 0,
+    no wait). The production workers wait forever (deploy/gunicorn.conf.py):
+    one that gave up would stop gunicorn ("Worker failed to boot") and with it
+    the whole setup. ``leafpile`` on a laptop says at once what is wrong."""
+    text = (os.environ.get("LEAFPILE_DATABASE_WAIT", "") if setting is None else setting).strip()
+    if not text:
+        return 0.0
+    if text.lower() == "forever":
+        return math.inf
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86_400:  # NaN fails this too
+        raise ValueError(
+            "LEAFPILE_DATABASE_WAIT must be a number of seconds, 0 to 86400, or forever"
+            f" (not {text!r})"
+        )
+    return seconds
+
 
 def _create_schema(engine: Engine) -> None:
+    """Create the tables, waiting for a database server that does not answer
+    yet (it is starting, or in recovery after a crash) as long as
+    :func:`database_wait` says, with backoff, and saying so in the log."""
+    give_up = time.monotonic() + (0.0 if engine.dialect.name == "sqlite" else database_wait())
+    delay = FIRST_RETRY_SECONDS
+    waited = False
+    while True:
+        try:
+            _create_schema_once(engine)
+        except OperationalError as exc:  # cannot connect, or refused while it recovers
+            if time.monotonic() + delay > give_up:
+                raise
+            reason = str(exc.orig or exc).strip().splitlines()[0][:200]
+            _log.warning(
+                "leafpile: waiting for the database (%s); trying again in %g s", reason, delay
+            )
+            waited = True
+            time.sleep(delay)  # cooperative under gevent
+            delay = min(delay * 2, LAST_RETRY_SECONDS)
+            continue
+        if waited:
+            _log.warning("leafpile: the database answers; starting")
+        return
+
+
+def _create_schema_once(engine: Engine) -> None:
     """Create the tables once, even when several workers start at the same moment.
 
     Without a lock, two gunicorn workers booting together on an empty database

@@ -1,0 +1,118 @@
+"""What a server checks before it serves, and the one line it says when it cannot.
+
+A host who set a setting wrong, pointed the app at a folder it cannot write
+or at a database it cannot reach, gets one line that names what is wrong and
+what to do, and the server stops (exit 1): not a 15-122 line traceback, and
+not a silent fallback (``LEAFPILE_JOIN_CODE_LENGTH=11`` was clamped to 10,
+``eight`` to the weak 5, on a public server). ``leafpile`` (companion/server.py)
+and the production setup's gunicorn (deploy/gunicorn.conf.py) both run
+:func:`check_settings` before anything starts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+
+#: Whole-number settings: (low, high, unit). The join code's bounds are
+#: companion/tables/join_codes.py's SHORTEST and LONGEST.
+WHOLE_SETTINGS: dict[str, tuple[int, int, str]] = {
+    "LEAFPILE_JOIN_CODE_LENGTH": (5, 10, "characters"),
+    "LEAFPILE_PROXY_HOPS": (0, 10, "proxies"),
+    "LEAFPILE_JOB_SLOTS": (1, 1000, "jobs"),
+}
+#: Settings in seconds (or days): (low, high, unit).
+NUMBER_SETTINGS: dict[str, tuple[float, float, str]] = {
+    "LEAFPILE_STREAM_HEARTBEAT": (0.01, 3600, "seconds"),
+    "LEAFPILE_STREAM_LIFETIME": (0.01, 86_400, "seconds"),
+    "LEAFPILE_FALLBACK_POLL_SECONDS": (0.01, 86_400, "seconds"),
+    "LEAFPILE_EXPIRE_DAYS": (0, 36_500, "days (0: never)"),
+}
+
+
+def check_settings(env: Mapping[str, str] | None = None) -> None:
+    """Raise ValueError, one line, for the first setting out of its range."""
+    from .app import database_pool
+    from .tables.models import database_wait
+
+    env = os.environ if env is None else env
+    for name, (low, high, unit) in WHOLE_SETTINGS.items():
+        text = env.get(name, "").strip()
+        if text and not (text.isascii() and text.isdecimal() and low <= int(text) <= high):
+            raise ValueError(
+                f"{name} must be a whole number of {unit}, {low} to {high} (not {text!r})"
+            )
+    for name, (lowest, highest, unit) in NUMBER_SETTINGS.items():
+        text = env.get(name, "").strip()
+        if not text:
+            continue
+        try:
+            number = float(text)
+        except ValueError:
+            number = float("nan")
+        if not lowest <= number <= highest:  # NaN fails this too
+            raise ValueError(
+                f"{name} must be a number of {unit}, {lowest:g} to {highest:g} (not {text!r})"
+            )
+    database_pool(env.get("LEAFPILE_DATABASE_POOL", ""))
+    database_wait(env.get("LEAFPILE_DATABASE_WAIT", ""))
+
+
+def data_folder_problem(folder: Path, error: OSError, env: Mapping[str, str] | None = None) -> str:
+    """One line: the data folder cannot be made or written, and what to do."""
+    env = os.environ if env is None else env
+    reason = error.strerror or type(error).__name__
+    if env.get("LEAFPILE_INSTANCE"):
+        return (
+            f"cannot use the data folder {folder} ({reason}); "
+            "set LEAFPILE_INSTANCE to a folder this user can write"
+        )
+    home = env.get("HOME", "")
+    return (
+        f"cannot use the data folder {folder} ({reason}): is HOME ({home}) a folder this "
+        "user can write? Or set LEAFPILE_INSTANCE to one"
+    )
+
+
+def check_data_folder(folder: Path) -> None:
+    """Make the data folder if it is missing; raise OSError if it cannot be used."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(13, "Permission denied", str(folder))
+
+
+def database_problem(url: str, error: BaseException) -> str:
+    """One line: why the database cannot be used (its URL without the password)."""
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        shown = ""
+    if isinstance(error, NoSuchModuleError) or (isinstance(error, ArgumentError) and shown):
+        return (
+            f"LEAFPILE_DATABASE_URL names a database Leafpile cannot use ({shown}); "
+            "use postgresql+psycopg://USER:PASSWORD@HOST/NAME or sqlite:////PATH/leafpile.sqlite3"
+        )
+    if isinstance(error, ArgumentError):
+        return (
+            "LEAFPILE_DATABASE_URL is not a database URL; it looks like "
+            "postgresql+psycopg://USER:PASSWORD@HOST/NAME or sqlite:////PATH/leafpile.sqlite3"
+        )
+    if isinstance(error, ImportError):
+        driver = error.name or "its driver"
+        hint = " (pip install 'leafpile[postgres]')" if "psycopg" in driver else ""
+        return f"the database driver {driver} for {shown} is not installed{hint}"
+    if isinstance(error, SQLAlchemyError):
+        orig = getattr(error, "orig", None) or error
+        reason = " ".join(str(orig).split("\n")[0].split())[:200]
+        if isinstance(error, OperationalError):
+            return (
+                f"cannot reach the database {shown} ({reason}); "
+                "check LEAFPILE_DATABASE_URL and that the database is running"
+            )
+        return f"the database {shown} refused to start Leafpile ({reason})"
+    reason = getattr(error, "strerror", None) or str(error)
+    return f"cannot open the database {shown} ({reason})"
