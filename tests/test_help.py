@@ -132,6 +132,15 @@ def _served_help_pages():
 SERVED = _served_help_pages()
 
 
+@pytest.mark.parametrize("game", help_pages.HELP_PAGES)
+def test_each_game_page_links_to_its_own_part_of_the_rulings(client, game):
+    body = client.get(f"/help/{game}").get_data(as_text=True)
+    part = f"/help/rulings/{help_pages.RULINGS_PART[game]}"
+    assert f'href="{part}">This game\'s rulings</a>' in body
+    assert part in SERVED
+    assert 'href="/help/rulings">Every ruling</a>' in body
+
+
 def test_the_rulings_are_served_in_parts_one_a_game():
     assert "/help/rulings/pairs" in SERVED and "/help/rulings/the-north-wind" in SERVED
     assert len(SERVED) == 2 + len(help_pages.HELP_PAGES) + 8  # a part a game

@@ -44,6 +44,17 @@ HELP_PAGES = {
     "autumn_ash": "autumn-ash.md",
     "solitaire": "solitaire.md",
 }
+# Each game's part of the Rulings, as served on a phone (/help/rulings/<part>).
+RULINGS_PART = {
+    "scorepad": "score-pad",
+    "pairs": "pairs",
+    "venture": "venture",
+    "autumn_leaves": "autumn-leaves",
+    "leaf": "leaf",
+    "north_wind": "the-north-wind",
+    "autumn_ash": "autumn-ash",
+    "solitaire": "solitaire",
+}
 TABLE_GUIDE = "table.md"  # the help index: how any table works
 RULINGS = help_rulings.RULINGS_PAGE  # every ruling, written out for players
 STOP = "<!-- help: stop -->"
@@ -206,4 +217,10 @@ def game(game: str) -> str:
     if filename is None or game not in games.GAMES:
         abort(404)
     title, body = render_page(filename)
-    return render_template("help/page.html", title=title, body=body, game=games.GAMES[game])
+    return render_template(
+        "help/page.html",
+        title=title,
+        body=body,
+        game=games.GAMES[game],
+        rulings_part=RULINGS_PART[game],
+    )
