@@ -25,9 +25,8 @@
               (active && board.contains(active) && active.matches(TYPING)));
   }
 
-  // Taps on their way: while one is, a poll neither leaves nor swaps the
-  // board, so the tap's answer lands on the board it was made on (a board
-  // swapped under it would leave the answer nowhere to go, unseen).
+  // While a tap is on its way, a poll neither leaves nor swaps the board:
+  // the tap's answer must land on the board it was made on.
   var tapsInFlight = 0;
   var lastTapAt = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -129,17 +128,15 @@
     }
   }
 
-  // ---- A tap is never lost in silence (issues 20 and 42) -------------------
-  // A tap that cannot reach the table (offline, no answer, a proxy's 502 or
-  // 504, or the table's own 503 while its database restarts) is kept with its
-  // tap id and form values, said to be waiting, and sent again: when the
-  // phone is back online or the next poll gets through. The server enters a
-  // tap id once, so a tap that did arrive the first time is answered
-  // "already entered", truthfully.
+  // ---- A tap is never lost in silence (issues 20, 42) ---------------------
+  // A tap that cannot reach the table (offline, no answer, 502-504: a proxy,
+  // or the database restarting) is kept with its tap id, said to be waiting,
+  // and sent again once online or a poll gets through. A tap id is entered
+  // once, so a tap that did arrive is answered "already entered".
   var pending = [];
   var resending = false;
-  var keptAgain = false;   // the tap being sent again was kept again (still no table)
-  var waitingForTable = false;  // the table itself answered 502-504 (not the phone offline)
+  var keptAgain = false;  // the tap sent again was kept again
+  var waitingForTable = false;  // the table answered 502-504 (the phone is online)
 
   function keep(config) {
     if (!config || config.verb === "get" || isPoller(config.elt)) return false;
@@ -185,9 +182,8 @@
     announce(words);
   }
 
-  // While taps wait, ask the table again (a poll) every few seconds, or
-  // after the Retry-After the table said: the first answer that gets
-  // through sends them (a stream may have nothing to say).
+  // While taps wait, poll every few seconds (or after Retry-After): the
+  // first answer that gets through sends them.
   var retryTimer = null;
   var retryAfterMs = 4000;
   function retrySoon() {
@@ -215,8 +211,7 @@
       target: "#board", swap: "outerHTML", values: tap.values
     }).then(function () {
       resending = false;
-      // Kept again (the table still waits): the next poll that gets through
-      // sends it, never a loop of sends here.
+      // Kept again: the next poll that gets through sends it (no loop).
       if (pending.length && !keptAgain) resend();
     }, function () {
       resending = false;
@@ -245,11 +240,9 @@
     }
   }
 
-  // 502-504: the table is there but cannot answer now (a proxy between, the
-  // job slots full, the database restarting). The board stays as it was
-  // (an error fragment in its place would take its poller with it, and
-  // nothing would ask again); a tap is kept and sent again; the dock says
-  // what the phone is waiting for.
+  // 502-504: the table cannot answer now. The board stays (an error in its
+  // place would take its poller, and nothing would ask again); a tap is
+  // kept; the dock says what the phone waits for.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
     var status = xhr && xhr.status;
@@ -323,10 +316,9 @@
     if (poller) window.htmx.trigger(poller, "wake");
   });
 
-  // A board fetched by htmx comes with its CSRF fields empty, so every phone
-  // that sees the same board gets the same bytes (compressed once on the
-  // server). htmx sends the page's token as a header; a form sent without
-  // htmx (Play again) gets it here, in every board that arrives.
+  // A fetched board's CSRF fields are empty (every phone gets the same
+  // bytes); htmx sends the token as a header, and a form sent without htmx
+  // (Play again) gets it here.
   function pageToken() {
     try {
       return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRF-Token"] || "";
@@ -345,9 +337,8 @@
     });
   });
 
-  // Every tap carries an id, so a tap that reaches the server twice (a
-  // retry, a double tap, a proxy's retry) is entered once. getRandomValues
-  // works on plain http:// (randomUUID needs a secure context).
+  // Every tap carries an id, so a tap that arrives twice is entered once.
+  // getRandomValues works on plain http:// (randomUUID needs https).
   function newTapId() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
@@ -363,10 +354,8 @@
 
   // ---- Answers where the eye is (issue 20) --------------------------------
   // After a tap swaps the board, its answer is brought into view and read out
-  // through the one live region (#announcer, outside the board, so it survives
-  // every swap): a refusal first, then the board's notice, then what the
-  // template marks as the answer (data-answer), then the first status line.
-  // A live refresh (a poll) moves nothing and says nothing.
+  // (#announcer, outside the board): a refusal, else the board's notice, else
+  // data-answer, else the first status line. A poll moves and says nothing.
   var ANSWERS = ["#board .notice-error", "#board > .notice", "#board [data-answer]", "#board .status"];
 
   function announce(text) {
@@ -417,11 +406,9 @@
   });
 
   // ---- A tap that does nothing says why (issue 20) ------------------------
-  // Burnt ash, a card that cannot move, a pile that is not lit, a greyed-out
-  // key: the template puts the reason in data-why. A tap on it shows the
-  // reason in the dock (always on screen) and reads it out. A disabled
-  // control gets no clicks of its own (CSS passes them through), so the tap
-  // is matched to it by where it landed.
+  // The template puts the reason in data-why; a tap shows it in the dock and
+  // reads it out. A disabled control gets no clicks (CSS passes them
+  // through), so the tap is matched to it by where it landed.
   var whyTimer = null;
   function whyAt(event) {
     var own = event.target.closest && event.target.closest("[data-why]");
@@ -452,10 +439,8 @@
   document.addEventListener("htmx:beforeRequest", function () { dock("why", null); });
 
   // ---- Quick taps on a pad are kept (issue 20) ----------------------------
-  // A pad key that redraws the board (a slug card) is a request. A second key
-  // tapped before the first one's board arrived was lost: htmx queued it on
-  // the form that the new board replaces. So such a tap waits, and is made
-  // again on the same key of the new board, in the order tapped.
+  // A key tapped before the last key's board arrived was lost (htmx queued
+  // it on the replaced form): it waits and is made again on the new board.
   var heldKeys = [];
   var PAD_KEY = "#board form[hx-get] button[name][value]";
   document.addEventListener("click", function (event) {

@@ -1,12 +1,12 @@
 """Checks on what comes from outside before it reaches a table or the database:
-tokens, tap ids, names and titles as typed.
+tokens, tap ids, names and titles as typed, and text that must be storable.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .errors import NoSuchTable, TableError
 from .games import GameKind
@@ -29,17 +29,70 @@ def _check_token(token: object) -> None:
 
 
 def plain_text(text: str) -> str:
-    """Text as typed, without control characters, with runs of spaces made one.
+    """Text as typed, without control characters or lone surrogates, with runs
+    of spaces made one.
 
     Control characters never belong in a name or a title, and PostgreSQL
-    cannot store a NUL at all (it would fail the whole request).
+    cannot store a NUL at all (it would fail the whole request). A lone
+    surrogate (half of a UTF-16 pair, which JSON's ``\\udc80`` can carry)
+    is no character: it cannot be written as UTF-8, so every page showing it
+    failed (issue 42).
     """
-    kept = "".join(c for c in text if c.isspace() or unicodedata.category(c) != "Cc")
+    kept = "".join(c for c in text if c.isspace() or unicodedata.category(c) not in ("Cc", "Cs"))
     return " ".join(kept.split())
+
+
+def encodes(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_safely(text: str) -> str:
+    """``text`` with anything UTF-8 cannot carry shown as "?", for a message or a page."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in a JSON value, keys included (no recursion: depth is the caller's)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(key, str):
+                    yield key
+                stack.append(inner)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def check_storable_text(value: object) -> None:
+    """Refuse (:class:`TableError`) a value from outside holding any string that
+    cannot be written as UTF-8: a table file's names, title, options and log
+    are shown on pages and stored in the database, and one such string made
+    every page of its table, and the start page of everyone who had it, a 500."""
+    for text in _strings(value):
+        if not encodes(text):
+            where = shown_safely(text)[:24]
+            raise TableError(
+                f"this file has a broken character in its text ({where!r}), so it is not "
+                "a Leafpile table export as saved: nothing was imported"
+            )
 
 
 def check_player_names(players: Sequence[str], kind: GameKind) -> list[str]:
     """Trimmed, distinct, non-empty names within the game's player count."""
+    for typed in players:
+        if not encodes(str(typed)):
+            raise TableError(
+                f"the name {shown_safely(str(typed))[:30]!r} has a broken character: type it again"
+            )
     names = [plain_text(str(p)) for p in players]
     names = [n for n in names if n]
     for name in names:

@@ -275,6 +275,29 @@ class SeatsMixin(StoreCore):
                 )
             )
 
+    def forget_table(self, token: str, device: str) -> bool:
+        """Take a table off this browser's start page: its link to the table
+        (its member row, and with it a host's role) goes; the table, its log
+        and every other phone's place at it stay. The seat it holds stays
+        too, so opening the table's link again finds this phone as it was,
+        as a guest. False when the browser had no link to the table (or
+        there is no such table): nothing to drop."""
+        try:
+            _check_token(token)
+        except NoSuchTable:
+            return False
+        with self._write() as session:
+            row = session.scalar(select(TableRow).where(TableRow.token == token))
+            if row is None or not secrets.compare_digest(row.token, token):
+                return False
+            member = session.scalar(
+                select(MemberRow).where(MemberRow.table_id == row.id, MemberRow.device == device)
+            )
+            if member is None:
+                return False
+            session.delete(member)
+            return True
+
     def tables_of(self, device: str, limit: int = 50) -> list[TableView]:
         """The tables this browser created or opened, most recently played first."""
         query = (

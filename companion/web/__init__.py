@@ -18,7 +18,17 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g, render_template, request, send_from_directory, session
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    g,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+)
+from flask.globals import request_ctx
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from werkzeug.exceptions import Forbidden, HTTPException
@@ -28,7 +38,14 @@ from companion.tables import games
 from companion.tables.store import Store
 
 from . import games as screens
-from .outage import RETRY_AFTER_SECONDS, WAITING, OutageGuard, database_unavailable, note
+from .outage import (
+    RETRY_AFTER_SECONDS,
+    WAITING,
+    OutageGuard,
+    SoundHostGuard,
+    database_unavailable,
+    note,
+)
 from .ratelimit import limiter
 from .routing import remember_matches
 from .sessions import RememberingSessionInterface
@@ -133,6 +150,11 @@ def _security_headers(response: Any) -> Any:
 
 def _error_page(error: HTTPException) -> Any:
     status = error.code or 500
+    if request_ctx.url_adapter is None:
+        # Routing failed before it began (werkzeug's BadHost): no page can be
+        # drawn, since its links need the adapter; the words alone, plainly.
+        text = f"{error.description or 'That request could not be understood.'}\n"
+        return Response(text, status, mimetype="text/plain")
     if status == 403 and g.get("csrf_failed"):
         message = "This page had gone stale, so nothing was changed. Reload the page and try again."
     elif status == 404:
@@ -360,8 +382,10 @@ def init_web(app: Flask) -> None:
 
     init_board_fetches(app)  # a phone's board fetch, in front of Flask (board_fetch.py)
     init_stream(app)  # the phones' change streams, in front of Flask (stream.py)
-    # Outermost of ours: an outage met before Flask (a stream opening) is a 503 too.
+    # Outermost of ours: an outage met before Flask (a stream opening) is a 503 too,
+    # and a Host header no URL can be built for is a 400 before anything routes it.
     app.wsgi_app = OutageGuard(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = SoundHostGuard(app.wsgi_app)  # type: ignore[method-assign]
 
 
 _COMPRESSED_TYPES = [

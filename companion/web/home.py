@@ -7,12 +7,14 @@ other people's tables here (issue 10).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from companion.tables.checks import shown_safely
 from companion.tables.games import load as load_games
-from companion.tables.store import NoSuchTable, TableError
+from companion.tables.store import NoSuchTable, TableError, TableView
 
 from . import sentence, store
 from .games import FormError
@@ -47,7 +49,19 @@ def _games_in_menu() -> list[Any]:
 
 def _my_tables() -> list[Any]:
     device = known_device()
-    return store().tables_of(device) if device is not None else []
+    tables = store().tables_of(device) if device is not None else []
+    # A title or name stored before imports were checked (issue 42) may hold a
+    # lone surrogate, which no page can carry: shown as "?", so the start page
+    # still opens and the table can be dropped from it.
+    return [_shown_safely(t) for t in tables]
+
+
+def _shown_safely(table: TableView) -> TableView:
+    return replace(
+        table,
+        title=shown_safely(table.title),
+        players=tuple(shown_safely(p) for p in table.players),
+    )
 
 
 @bp.get("/")
@@ -64,7 +78,7 @@ def _summary(table: Any) -> str:
     if screen is None:
         return ""
     try:
-        return screen.summary(store().snapshot(table.token).state)
+        return shown_safely(screen.summary(store().snapshot(table.token).state))
     except Exception:  # a summary is decoration: never let it break the home page
         return ""
 
@@ -94,6 +108,22 @@ def new_table(game: str) -> Any:
         )
     store().remember_member(table.token, device_id(), "host")
     return redirect(url_for("table.page", token=table.token), code=303)
+
+
+@bp.route("/t/<token>/forget", methods=["GET", "POST"])
+def forget_table(token: str) -> Any:
+    """Take a table off this browser's start page (the table stays for the
+    others): a page that asks, then the form that does it."""
+    try:
+        table = _shown_safely(store().table(token))
+    except NoSuchTable:
+        abort(404)
+    device = known_device()
+    if request.method == "GET":
+        host = device is not None and store().role_of(token, device) == "host"
+        return render_template("home/forget.html", table=table, host=host)
+    dropped = device is not None and store().forget_table(token, device)
+    return redirect(url_for("home.index", dropped=1 if dropped else None), code=303)
 
 
 @bp.get("/join")

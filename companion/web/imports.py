@@ -9,8 +9,9 @@ has a few hundred events; the largest real exports (a solitaire deal played
 with many undos) a few thousand.
 
 The request itself is at most ``MAX_CONTENT_LENGTH`` (2 MB). JSON nested thousands
-deep, integers of thousands of digits or bytes that are not UTF-8 are refused
-with a short message, as is anything the store refuses (see
+deep, integers of thousands of digits, bytes that are not UTF-8 and strings
+that cannot be written as UTF-8 (a lone surrogate escaped as ``\\udc80``) are
+refused with a short message, as is anything the store refuses (see
 ``Store.import_table``). Messages quote at most a short prefix of the file.
 
 Options are checked like the new-table form's (a ruling, see
@@ -27,6 +28,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from companion.tables.checks import check_storable_text
 from companion.tables.store import TableError, TableView
 
 from . import store
@@ -70,11 +72,15 @@ def read_export(raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise TableError("that file is not a Leafpile table export (it is not JSON)") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except RecursionError:
         raise TableError("that file nests far deeper than any Leafpile table export") from None
     except ValueError:  # not JSON, or a number of more than 4,300 digits
         raise TableError("that file is not a Leafpile table export (it is not JSON)") from None
+    # JSON's \udc80 decodes to a lone surrogate, which no page or database can
+    # hold: every string of the file must encode as UTF-8, or nothing is stored.
+    check_storable_text(data)
+    return data
 
 
 def check_options(game: str, players: tuple[str, ...], options: Mapping[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""A database that does not answer: 503 with ``Retry-After``, never a 500.
+"""A database that does not answer: 503 with ``Retry-After``, never a 500;
+and a ``Host`` header no URL can be built for: 400, never a 500.
 
 PostgreSQL restarting or in recovery, a connection refused or cut, a pool
 with no connection free in time, a SQLite file locked past its wait: none
@@ -134,3 +135,45 @@ class OutageGuard:
                 ],
             )
             return [body]
+
+
+def host_is_sound(host: str) -> bool:
+    """Whether a ``Host`` header names a host werkzeug can route for.
+
+    Its name (before the first colon, as werkzeug splits it) must go through
+    IDNA both ways: an empty or 64-character label, or a bad ``xn--`` label,
+    made werkzeug's ``BadHost`` and then a 500 from the error page, which
+    could build no URL without a routing adapter (issue 42). No header at
+    all is sound (werkzeug then uses the server's own name).
+    """
+    name = host.partition(":")[0]
+    if not name:
+        return not host
+    try:
+        ascii_name = name.encode("idna").decode("ascii")
+        ascii_name.encode("ascii").decode("idna")
+    except UnicodeError:
+        return False
+    return True
+
+
+class SoundHostGuard:
+    """WSGI middleware: a request whose ``Host`` no URL can be built for is a
+    plain 400, before anything routes it (Flask, the streams, the board fetches)."""
+
+    def __init__(self, inner: WSGIApp) -> None:
+        self.inner = inner
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if host_is_sound(environ.get("HTTP_HOST", "")):
+            return self.inner(environ, start_response)
+        body = b"This address's host name is not one this server can answer: check the address.\n"
+        start_response(
+            "400 Bad Request",
+            [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                ("Cache-Control", "no-store"),
+            ],
+        )
+        return [body]
