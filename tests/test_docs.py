@@ -173,6 +173,15 @@ def test_the_site_builds_in_strict_mode(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "site" / "api" / "index.html").is_file()
+    # The rulings a game's page names are written out there from rulings.md
+    # (companion/web/help_rulings.py), not left as a marker.
+    built = {page: page.read_text(encoding="utf-8") for page in (tmp_path / "site").rglob("*.html")}
+    assert not [page for page, html in built.items() if "{{ rulings" in html]
+    pairs = built[tmp_path / "site" / "pairs" / "index.html"]
+    assert (
+        '<details class="rulings">' in pairs
+        and "<strong>PR7 A tie no card can break.</strong>" in pairs
+    )
 
 
 # --- settings ------------------------------------------------------------------
