@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import north_wind
+from companion.tables.rematches import next_players, next_title
 from companion.tables.summaries import summarise
 from companion.web.charts import line_chart, nice_step
-from companion.web.rematch import next_players, next_title
 
 
 def page(phone, table) -> str:

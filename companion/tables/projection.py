@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
@@ -162,6 +162,8 @@ def _hidden_key(snap: Snapshot, viewer: Viewer) -> tuple[tuple[int, frozenset[st
 # phones that see the same entries share one tuple (and so one render key).
 _VISIBLE: OrderedDict[tuple[Any, ...], tuple[Event, ...]] = OrderedDict()
 _VISIBLE_LOCK = Lock()
+# Each log entry's public copy (no device), by table, entry, mark and blanking.
+_PUBLIC: dict[tuple[Any, ...], Event] = {}
 
 
 def _visible(snap: Snapshot, hidden: tuple[tuple[int, frozenset[str]], ...]) -> tuple[Event, ...]:
@@ -173,21 +175,30 @@ def _visible(snap: Snapshot, hidden: tuple[tuple[int, frozenset[str]], ...]) -> 
             return found
     blank = dict(hidden)
     kind = snap.table.kind
-    shown = tuple(
-        replace(
-            ev,
-            device=None,
-            payload=kind.redact(ev.payload, blank[ev.seq])
-            if ev.seq in blank and ev.payload is not None
-            else ev.payload,
-        )
-        for ev in snap.events
-    )
+    token = snap.table.token
+    shown = []
+    made: dict[tuple[Any, ...], Event] = {}
+    for ev in snap.events:
+        # An entry of the log never changes but for its undone mark, the
+        # set-aside kind and what is blanked out of it: its public copy is
+        # made once and kept, so a new version costs only its new entries.
+        mark = (token, ev.seq, ev.kind, ev.undone, blank.get(ev.seq))
+        public = _PUBLIC.get(mark)
+        if public is None:
+            payload = ev.payload
+            if mark[4] and payload is not None:
+                payload = kind.redact(payload, mark[4])
+            public = Event(ev.seq, ev.kind, payload, ev.seat, ev.created_at, ev.undone)
+            made[mark] = public
+        shown.append(public)
     with _VISIBLE_LOCK:
-        _VISIBLE[key] = shown
+        _PUBLIC.update(made)
+        _VISIBLE[key] = tuple(shown)
         while len(_VISIBLE) > 512:
             _VISIBLE.popitem(last=False)
-    return shown
+        while len(_PUBLIC) > 200_000:
+            _PUBLIC.pop(next(iter(_PUBLIC)))
+    return tuple(shown)
 
 
 def hidden_count(snap: Snapshot, viewer: Viewer) -> int:
@@ -365,6 +376,7 @@ def forget_views() -> None:
         _VIEWS.clear()
     with _VISIBLE_LOCK:
         _VISIBLE.clear()
+        _PUBLIC.clear()
 
 
 __all__ = [

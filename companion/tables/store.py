@@ -91,11 +91,12 @@ from .models import (
     _sqlite_pragmas,
 )
 from .projection import BoardView, Viewer, board_view
+from .rematches import RematchMixin
 from .seats import MEMBER_ROLES, PHONE_MODES, BoardRead, SeatsMixin, ViewerFacts
 from .writes import WritesMixin
 
 
-class Store(SeatsMixin, WritesMixin, ExpiryMixin, JoinCodesMixin):
+class Store(RematchMixin, WritesMixin, ExpiryMixin, JoinCodesMixin):
     """All reads and writes of tables. One per app; safe across threads."""
 
     def board(self, token: str, viewer: Viewer, version: int | None = None) -> BoardView:
