@@ -316,3 +316,16 @@ def test_scoring_takes_dens_exactly_when_no_type_passes_6_LX2(dens):
         assert not fits
     else:
         assert fits
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-3, 3 * leaf.MOST_SPACES_CLIMBED))
+def test_a_climb_is_entered_exactly_when_the_tree_can_hold_it_LX3(climbed):
+    fits = 0 <= climbed <= leaf.MOST_SPACES_CLIMBED
+    try:
+        entered = Tally(tree=climbed).tree
+    except RuleError as refused:
+        assert not fits
+        assert "at least 0" in str(refused) or "no path up the tree" in str(refused)
+    else:
+        assert fits and entered == climbed
