@@ -176,7 +176,7 @@ def test_the_site_builds_in_strict_mode(tmp_path):
     # The rulings a game's page names are written out there from rulings.md
     # (companion/web/help_rulings.py), not left as a marker.
     built = {page: page.read_text(encoding="utf-8") for page in (tmp_path / "site").rglob("*.html")}
-    assert not [page for page, html in built.items() if "{{ rulings" in html]
+    assert not [page for page, html in built.items() if "<p>{{ rulings" in html]
     pairs = built[tmp_path / "site" / "pairs" / "index.html"]
     assert (
         '<details class="rulings">' in pairs

@@ -124,7 +124,8 @@ DEVELOPER_MARKS = [
 def _served_help_pages():
     pages = ["/help/", "/help/rulings"]
     pages += [f"/help/{game}" for game in help_pages.HELP_PAGES]
-    sections = help_pages.rulings_sections((DOCS / "rulings.md").read_text(encoding="utf-8"))[1]
+    text = (DOCS / "rulings.md").read_text(encoding="utf-8").split(help_pages.STOP)[0]
+    sections = help_pages.rulings_sections(text)[1]
     pages += [f"/help/rulings/{slug}" for slug in sections if slug not in help_pages.RULINGS_FRONT]
     return pages
 

@@ -187,7 +187,7 @@ def render_page(filename: str, part: str = "") -> tuple[str, Markup]:
 
 def rulings_parts() -> list[str]:
     """The slugs of the Rulings page's parts served one a page (a game each)."""
-    text = (docs_folder() / RULINGS).read_text(encoding="utf-8")
+    text = (docs_folder() / RULINGS).read_text(encoding="utf-8").split(STOP, 1)[0]
     return [slug for slug in rulings_sections(text)[1] if slug not in RULINGS_FRONT]
 
 
