@@ -40,7 +40,8 @@ def register(commands: Any) -> None:
         help="write a part of the print-and-play kit (PDF, or card images)",
         description="Write a part of the print-and-play kit as a PDF. Print it at 100% "
         "(actual size): every sheet has a 50 mm ruler to check. With --format png, write "
-        "one image per card and the back in a zip, for print-on-demand services.",
+        "one image per card and the back in a zip, with 3 mm bleed (no service's template: "
+        "--service writes those).",
     )
     parser.add_argument(
         "part",

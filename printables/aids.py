@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, venture
 
 from .sheet import (
+    DEFAULT_URL,
     FOOTER_TOP_MM,
     INK,
     SAFE_EDGE_MM,
@@ -31,7 +32,6 @@ from .sheet import (
     Options,
     draw_footer,
     end_single_sided_sheet,
-    fitted_font_size,
     furniture,
     mm,
     saved,
@@ -39,6 +39,16 @@ from .sheet import (
 
 QR_MM = 24.0
 """Side of the printed QR code (big enough for a phone at arm's length)."""
+ADDRESS_SIZE = 8.0
+"""The address under the QR code, the only way in when a code will not scan:
+8 pt, whole, on as many lines as it needs (never shortened), so that it can be
+read off a sheet lying on the table and typed."""
+CAPTION_SIZE = 7.0
+"""What the code opens ("scan: a Pairs table")."""
+MIN_SIZE = 7.0
+"""The smallest text an aid is set in: below it the aid does not fit."""
+QR_GAP_MM = 3.0
+"""Bare paper between the QR code (and its caption and address) and the text beside it."""
 
 Block = tuple[str, ...] | str
 """A paragraph (str) or a table row (a tuple of cells)."""
@@ -49,6 +59,8 @@ class Aid:
     game: str
     tagline: str
     colour: str
+    """The title band behind white type and the headings on white paper: dark
+    enough for 4.5:1 both ways (``tests/test_print_type.py`` measures it)."""
     sections: tuple[tuple[str, tuple[Block, ...]], ...]
     page: str = ""
     """The game's own page, relative to the companion's address ("new/pairs")."""
@@ -203,7 +215,7 @@ def autumn_leaves_aid() -> Aid:
         "Autumn Leaves",
         f"{autumn_leaves.MIN_PLAYERS}-{autumn_leaves.MAX_PLAYERS} players · "
         f"{autumn_leaves.HANDS} hands · empty your hand · low score wins",
-        "#c46a1b",
+        "#ab5d18",
         (
             (
                 "Set up",
@@ -308,7 +320,7 @@ def autumn_ash_aid() -> Aid:
     return Aid(
         "Autumn Ash",
         f"2 players · pyramids · first to {autumn_ash.WINNING_TOTAL} points wins",
-        "#b8860b",
+        "#926a09",
         (
             (
                 "Pieces",
@@ -413,48 +425,106 @@ Op = tuple[str, float, float, str]
 
 
 def _units(aid: Aid) -> list[list[tuple[str, Block]]]:
-    """Pieces that must stay in one column: a heading with its first block,
-    a whole table, or a paragraph."""
+    """Pieces that must stay in one column: each section whole, its heading
+    with every paragraph and table row under it (a reader who finds THE END
+    at the foot of one column should not have to look for its rule in the
+    next)."""
     units: list[list[tuple[str, Block]]] = []
     for heading, blocks in aid.sections:
-        pending: list[tuple[str, Block]] = [("heading", heading)]
-        for block in blocks:
-            if isinstance(block, tuple):
-                if pending and pending[-1][0] == "row":
-                    pending.append(("row", block))
-                    continue
-                if pending and pending[-1][0] != "heading":
-                    units.append(pending)
-                    pending = []
-                pending.append(("row", block))
-            else:
-                if pending and pending[-1][0] == "heading" or not pending:
-                    pending.append(("para", block))
-                else:
-                    units.append(pending)
-                    pending = [("para", block)]
-                units.append(pending)
-                pending = []
-        if pending:
-            units.append(pending)
+        unit: list[tuple[str, Block]] = [("heading", heading)]
+        unit += [("row" if isinstance(block, tuple) else "para", block) for block in blocks]
+        units.append(unit)
     return units
 
 
-def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | None:
-    """Where every word goes at font ``size``; None if the aid overflows."""
+@dataclass(frozen=True)
+class QrBlock:
+    """The QR code at the top right of an aid, its caption and the address
+    under it (points): text beside it is narrower, and none goes under it."""
+
+    x: float
+    y: float
+    """The code's bottom-left corner."""
+    right: float
+    """The right edge the caption and address lines are set flush to."""
+    caption: float
+    """The caption's baseline."""
+    lines: tuple[tuple[str, float], ...]
+    """The address lines and their baselines."""
+    bottom: float
+    """The lowest point of the block, its gap below included."""
+    code_bottom: float
+    """Where text beside the code must stay above to be set narrow."""
+
+
+def qr_block(aid: Aid, box: Box, url: str, columns: int = 2) -> QrBlock:
+    """Where the QR code, its caption and its address go in ``box``."""
+    size = mm(QR_MM)
+    x = box.x + box.w - mm(3) - size
+    y = box.y + box.h - mm(11 + 3) - size
+    right = x + size
+    caption = y - mm(1.2) - CAPTION_SIZE * 0.905
+    room = _column_width(box, columns)
+    lines = []
+    baseline = caption
+    for line in address_lines(aid.url(url), room):
+        baseline -= ADDRESS_SIZE * 1.25
+        lines.append((line, baseline))
+    bottom = baseline - ADDRESS_SIZE * 0.212 - mm(QR_GAP_MM)
+    return QrBlock(x, y, right, caption, tuple(lines), bottom, y - mm(QR_GAP_MM))
+
+
+def _column_width(box: Box, columns: int) -> float:
+    return (box.w - 2 * mm(3) - (columns - 1) * mm(5)) / columns
+
+
+def _layout(
+    aid: Aid, box: Box, size: float, url: str = DEFAULT_URL, columns: int = 2
+) -> list[Op] | None:
+    """Where every word goes at font ``size``; None if the aid overflows.
+
+    Each section stays in one column. The last column holds the QR code at
+    its top right: lines beside the code are set narrower, and lines that
+    would meet the code's caption or address go on below them.
+    """
     pad = mm(3)
     title_h = mm(11)
     column_gap = mm(5)
-    column_w = (box.w - 2 * pad - (columns - 1) * column_gap) / columns
-    qr_bottom = box.y + box.h - title_h - pad - mm(QR_MM + 10)
+    column_w = _column_width(box, columns)
+    qr = qr_block(aid, box, url, columns)
     leading = size * 1.22
     top = box.y + box.h - title_h - pad
     bottom = box.y + pad
+    last = columns - 1
+
+    def drop(col: int, y: float, step: float, high: float) -> float:
+        """The next baseline ``step`` below ``y`` for type ``high`` tall,
+        moved below the code's caption and address if it would meet them."""
+        y -= step
+        if col == last and y - 0.3 * high < qr.code_bottom and y + high > qr.bottom:
+            y = qr.bottom - high
+        return y
 
     def width_at(col: int, at_y: float) -> float:
-        if col == columns - 1 and at_y + size > qr_bottom:
-            return column_w - mm(QR_MM + 4)
+        if col == last and at_y - 0.3 * size >= qr.code_bottom:
+            return qr.x - mm(QR_GAP_MM) - (box.x + pad + col * (column_w + column_gap))
         return column_w
+
+    def lay(text: str, col: int, x: float, y: float) -> tuple[list[Op], float]:
+        """A paragraph's lines from baseline ``y`` on: (the lines, the last baseline)."""
+        lines: list[Op] = []
+        words = text.split()
+        while words:
+            y = drop(col, y, leading, size)
+            room = width_at(col, y)
+            take = 1
+            while (
+                take < len(words) and stringWidth(" ".join(words[: take + 1]), SANS, size) <= room
+            ):
+                take += 1
+            lines.append(("line", x, y, " ".join(words[:take])))
+            words = words[take:]
+        return lines, y
 
     def place(unit: list[tuple[str, Block]], col: int, y: float) -> tuple[list[Op], float]:
         ops: list[Op] = []
@@ -470,28 +540,24 @@ def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | Non
             rest = (room - first) / (max(len(row) for row in rows) - 1)
         for kind, block in unit:
             if kind == "heading":
-                y -= size * 1.5
-                ops.append(("heading", x, y + size * 0.25, str(block)))
+                y = drop(col, y, size * 1.25, size * 1.15)
+                ops.append(("heading", x, y, str(block)))
+                y -= size * 0.25
             elif kind == "row":
-                y -= leading
+                y = drop(col, y, leading, size)
                 cells = tuple(block)
                 ops.append(("label", x, y, cells[0]))
                 for index, cell in enumerate(cells[1:]):
                     ops.append(("cell", x + first + (index + 0.5) * rest, y, cell))
             else:
-                words = str(block).split()
-                while words:
-                    y -= leading
-                    room = width_at(col, y)
-                    take = 1
-                    while (
-                        take < len(words)
-                        and stringWidth(" ".join(words[: take + 1]), SANS, size) <= room
-                    ):
-                        take += 1
-                    ops.append(("line", x, y, " ".join(words[:take])))
-                    words = words[take:]
-                y -= leading * 0.3
+                lines, end = lay(str(block), col, x, y)
+                steps = [a[2] - b[2] for a, b in zip(lines, lines[1:], strict=False)]
+                if any(step > leading + 0.01 for step in steps):
+                    # It would run on below the code's address: the whole
+                    # paragraph goes there instead, not half of it.
+                    lines, end = lay(str(block), col, x, qr.bottom - size + leading)
+                ops += lines
+                y = end - leading * 0.3
         return ops, y
 
     ops: list[Op] = []
@@ -508,16 +574,17 @@ def _layout(aid: Aid, box: Box, size: float, columns: int = 2) -> list[Op] | Non
     return ops
 
 
-def fitted_size(aid: Aid, box: Box) -> float:
-    """The largest font size (10.5 pt down to 5.6 pt) at which the aid fits its box.
+def fitted_size(aid: Aid, box: Box, url: str = DEFAULT_URL) -> float:
+    """The largest font size (10.5 pt down to :data:`MIN_SIZE`) at which the
+    aid fits its box, every section whole in one column.
 
     Raises ``ValueError`` naming the game when even the smallest size overflows.
     """
     size = 10.5
-    while size >= 5.6:
-        if _layout(aid, box, size) is not None:
+    while size >= MIN_SIZE - 1e-9:
+        if _layout(aid, box, size, url) is not None:
             return size
-        size -= 0.2
+        size -= 0.25
     raise ValueError(f"the {aid.game} aid does not fit half a page")
 
 
@@ -555,32 +622,29 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         canvas.drawString(box.x + mm(3), box.y + box.h - mm(6.6), aid.game)
         canvas.setFont(SANS, 7.5)
         canvas.drawRightString(box.x + box.w - mm(3), box.y + box.h - mm(6.1), aid.tagline)
-        size = fitted_size(aid, box)
+        size = fitted_size(aid, box, url)
         fonts = {
             "heading": (SANS_BOLD, size * 1.15),
             "label": (SANS_BOLD, size),
             "cell": (SANS, size),
             "line": (SANS, size),
         }
-        for kind, x, y, text in _layout(aid, box, size) or []:
+        for kind, x, y, text in _layout(aid, box, size, url) or []:
             canvas.setFillColor(colour if kind == "heading" else INK)
             canvas.setFont(*fonts[kind])
             if kind == "cell":
                 canvas.drawCentredString(x, y, text)
             else:
                 canvas.drawString(x, y, text.upper() if kind == "heading" else text)
-        qx = box.x + box.w - mm(3 + QR_MM)
-        qy = box.y + box.h - mm(11 + 3 + QR_MM)
-        link = aid.url(url)
-        draw_qr(canvas, link, qx, qy, mm(QR_MM))
+        qr = qr_block(aid, box, url)
+        draw_qr(canvas, aid.url(url), qr.x, qr.y, mm(QR_MM))
         canvas.setFillColor(SOFT)
-        room = mm(QR_MM + 3)
-        caption = f"scan: {table_phrase(aid.game)}"
-        canvas.setFont(SANS, fitted_font_size(caption, False, 5.5, room))
-        canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(3), caption)
-        for number, (line, size) in enumerate(printed_address(link, room)):
-            canvas.setFont(SANS, size)
-            canvas.drawCentredString(qx + mm(QR_MM / 2), qy - mm(5.2 + 1.9 * number), line)
+        canvas.setFont(SANS, CAPTION_SIZE)
+        canvas.drawRightString(qr.right, qr.caption, f"scan: {table_phrase(aid.game)}")
+        canvas.setFillColor(INK)
+        canvas.setFont(SANS, ADDRESS_SIZE)
+        for line, baseline in qr.lines:
+            canvas.drawRightString(qr.right, baseline, line)
 
 
 def address_warning(url: str) -> str | None:
@@ -625,26 +689,34 @@ def table_phrase(game: str) -> str:
     return f"{article} {name} table"
 
 
-def printed_address(link: str, room: float) -> list[tuple[str, float]]:
-    """The QR code's address as printed under it: (line, font size) pairs.
+BREAK_AFTER = "/.-?&=_:"
+"""Where an address may go on to a new line: after one of these, where it can."""
 
-    One line if it fits ``room`` at 4 pt or more, else two lines split after
-    a slash; only an address too long for two lines at 3.5 pt is shortened
-    (with "...")."""
-    size = fitted_font_size(link, False, 5.0, room)
-    if size >= 4.0:
-        return [(link, size)]
-    cuts = [index + 1 for index, char in enumerate(link) if char == "/"] or [len(link) // 2]
-    cut = min(cuts, key=lambda index: abs(index - len(link) / 2))
-    lines = [link[:cut], link[cut:]]
-    result = []
-    for line in lines:
-        size = fitted_font_size(line, False, 5.0, room)
-        while size < 3.5:
-            line = line[:-4] + "..."
-            size = fitted_font_size(line, False, 5.0, room)
-        result.append((line, size))
-    return result
+
+def address_lines(link: str, room: float, size: float = ADDRESS_SIZE) -> list[str]:
+    """The QR code's address as printed under it: whole, at ``size``, broken
+    into lines at most ``room`` points wide, after a slash (or a dot, a dash
+    ...) where it can be and between any two characters where it cannot.
+
+    >>> address_lines("http://localhost:5000/new/pairs", 400)
+    ['http://localhost:5000/new/pairs']
+    >>> address_lines("http://localhost:5000/new/autumn_leaves", 110)
+    ['http://localhost:5000/new/', 'autumn_leaves']
+    """
+    lines: list[str] = []
+    rest = link
+    while rest:
+        if stringWidth(rest, SANS, size) <= room:
+            lines.append(rest)
+            break
+        fit = 1
+        while fit < len(rest) and stringWidth(rest[: fit + 1], SANS, size) <= room:
+            fit += 1
+        breaks = [index + 1 for index in range(fit) if rest[index] in BREAK_AFTER]
+        cut = breaks[-1] if breaks and breaks[-1] > fit // 3 else fit
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    return lines
 
 
 def draw_aids(canvas: Canvas, options: Options) -> None:

@@ -46,6 +46,10 @@ BOX_MM = 29.0
 ENTRY_SQUARES = ("A1", "E1", "A6", "E6")
 """The four corner entry points."""
 
+SQUARE_LABEL = HexColor("#555555")
+"""A square's name: 6.5:1 on the light squares, 5.3:1 on the dark ones."""
+STASH_LABEL_MM = 4.2
+"""A colour's name on a stash strip (12 pt)."""
 LIGHT = HexColor("#f6efe0")
 DARK = HexColor("#e7d8bb")
 
@@ -129,7 +133,7 @@ def _draw_drawing(canvas: Canvas, geometry: BoardGeometry) -> None:
             canvas.setFillColor(LIGHT if (column + row) % 2 else DARK)
             canvas.setStrokeColor(INK)
             canvas.rect(x, y, s, s, stroke=1, fill=1)
-            canvas.setFillColor(SOFT)
+            canvas.setFillColor(SQUARE_LABEL)
             canvas.setFont(SANS, 2.6)
             canvas.drawString(x + 1.2, y + 1.2, f"{letter}{row + 1}")
     canvas.setLineWidth(0.6)
@@ -206,8 +210,12 @@ def _stash(canvas: Canvas, side: str) -> None:
         canvas.setFillColor(HexColor("#ffffff"))
         canvas.roundRect(bx + 2, by + 2, BOX_MM - 4, BOX_MM - 12, 1.5, stroke=0, fill=1)
         canvas.setFillColor(HexColor(style.ink))
-        canvas.setFont(SANS_BOLD, 4.2)
-        canvas.drawCentredString(bx + BOX_MM / 2, by + BOX_MM - 9.5, colour)
+        canvas.setFont(SANS_BOLD, STASH_LABEL_MM)
+        # The name sits in the coloured band above the white panel, centred
+        # by the font's ascent and descent, so its descenders stay out of the panel.
+        band_bottom, band_top = by + 2 + (BOX_MM - 12), by + BOX_MM - 4
+        baseline = (band_bottom + band_top) / 2 - (0.905 - 0.212) / 2 * STASH_LABEL_MM
+        canvas.drawCentredString(bx + BOX_MM / 2, baseline, colour)
         bonus = autumn_ash.COLOUR_BONUS[colour]
         canvas.setFillColor(SOFT)
         canvas.setFont(SANS, 3.0)

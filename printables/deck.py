@@ -15,7 +15,9 @@ the tests both read it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -28,6 +30,10 @@ from .sheet import (
     BAND_MM,
     BLEED_MM,
     INK,
+    NOTE_BAND_MM,
+    NOTE_LINE_BAND_MM,
+    NOTE_REST_SPAN_MM,
+    NOTE_SIZE,
     NOTE_SPAN_MM,
     RULER_SPAN_MM,
     SAFE_EDGE_MM,
@@ -116,6 +122,9 @@ class SheetLayout:
     ruler: Band
     note: Band
     label: Band
+    note_rest: Band | None = None
+    """The note's second line in a band of its own, where the margins are too
+    thin for both lines in one band (``note`` then holds the first line)."""
 
     @property
     def per_sheet(self) -> int:
@@ -266,7 +275,10 @@ def sheet_layout(options: Options) -> SheetLayout:
         raise ValueError(f"no stretch of margin is long enough for the {what}")
 
     ruler = place(mm(RULER_SPAN_MM), mm(BAND_MM), "calibration ruler")
-    note = place(mm(NOTE_SPAN_MM), mm(BAND_MM), "print at 100% note")
+    # The note's two lines go in two bands: the margins of some sheets (poker
+    # cards with bleed on A4) are thinner than the two lines set 1.2 x apart.
+    note = place(mm(NOTE_SPAN_MM), mm(NOTE_LINE_BAND_MM), "print at 100% note")
+    note_rest = place(mm(NOTE_REST_SPAN_MM), mm(NOTE_LINE_BAND_MM), "print at 100% note")
     label = place(mm(LABEL_SPAN_MM), mm(LABEL_BAND_MM), "sheet label")
     return SheetLayout(
         page_w=page_w,
@@ -282,6 +294,7 @@ def sheet_layout(options: Options) -> SheetLayout:
         ruler=ruler,
         note=note,
         label=label,
+        note_rest=note_rest,
     )
 
 
@@ -417,14 +430,14 @@ def fold_layout(options: Options) -> tuple[SheetLayout, tuple[Rect, ...], float]
         right = left + COLUMNS * card_w
         marks.append((right + mark_gap, y, min(right + mark_gap + reach, page_w - safe), y))
     # Ruler, note and label: in the top margin, one between each pair of cut lines.
-    thickness = mm(BAND_MM)
-    band_y = page_h - safe - thickness
+    # (The top margin is deep: the note keeps its two lines in one band.)
     spans = (mm(RULER_SPAN_MM), mm(NOTE_SPAN_MM), mm(LABEL_SPAN_MM))
+    depths = (mm(BAND_MM), mm(NOTE_BAND_MM), mm(LABEL_BAND_MM))
     bands = [
-        Band(Rect(x + mm(END_CLEARANCE_MM), band_y, span, thickness), False)
-        for x, span in zip(xs, spans, strict=False)
+        Band(Rect(x + mm(END_CLEARANCE_MM), page_h - safe - depth, span, depth), False)
+        for x, span, depth in zip(xs, spans, depths, strict=False)
     ]
-    label = Band(Rect(bands[2].box.x, band_y, bands[2].box.w, mm(LABEL_BAND_MM)), False)
+    label = bands[2]
     layout = SheetLayout(
         page_w=page_w,
         page_h=page_h,
@@ -570,7 +583,12 @@ def _draw_marks(canvas: Canvas, layout: SheetLayout) -> None:
 
 def _draw_sheet_furniture(canvas: Canvas, layout: SheetLayout, label: str) -> None:
     draw_ruler(canvas, *layout.ruler.at, vertical=layout.ruler.vertical)
-    draw_note(canvas, *layout.note.at, vertical=layout.note.vertical)
+    if layout.note_rest is None:
+        draw_note(canvas, *layout.note.at, vertical=layout.note.vertical)
+    else:
+        draw_note(canvas, *layout.note.at, vertical=layout.note.vertical, line=0)
+        rest = layout.note_rest
+        draw_note(canvas, *rest.at, vertical=rest.vertical, line=1)
     with furniture(canvas):
         box = layout.label.box
         canvas.setFillColor(SOFT)
@@ -592,7 +610,7 @@ RANK_COLOURS: dict[int, str] = {
     2: "#2f6f8f",  # slate blue
     3: "#2e7d5b",  # pine
     4: "#6b8e23",  # moss
-    5: "#b8860b",  # mustard
+    5: "#a27509",  # mustard (darker than goldenrod: 3.8:1 on the cream, not 3.0)
     6: "#c46a1b",  # pumpkin
     7: "#b5471f",  # rust
     8: "#9b2d20",  # brick
@@ -620,8 +638,30 @@ def _outline(canvas: Canvas, rect: Rect, bleed: float) -> None:
     canvas.rect(rect.x, rect.y, rect.w, rect.h, stroke=1, fill=0)
 
 
+_FULL_BLEED: ContextVar[bool] = ContextVar("leafpile_full_bleed_faces", default=False)
+
+
+@contextmanager
+def full_bleed_faces() -> Iterator[None]:
+    """Faces drawn inside this block have no frame: the pale face runs past
+    the cut line to the bleed's edge, and the card's colour is carried by its
+    ranks, leaves and dots. A print service's cutter drifts by a millimetre or
+    so; a 2.2 mm frame then shows 1.2 mm on one side and 3.2 mm on the
+    other, while a face with nothing near its edge looks the same however
+    it is cut (docs/printing.md, "Full-bleed faces")."""
+    token = _FULL_BLEED.set(True)
+    try:
+        yield
+    finally:
+        _FULL_BLEED.reset(token)
+
+
 def _framed_face(canvas: Canvas, rect: Rect, bleed: float, colour: Color) -> None:
-    """Coloured border (into the bleed) around a pale card."""
+    """Coloured border (into the bleed) around a pale card; no border at all
+    inside :func:`full_bleed_faces`."""
+    if _FULL_BLEED.get():
+        _fill_card(canvas, rect, bleed, FACE_PAPER)
+        return
     _fill_card(canvas, rect, bleed, colour)
     inner = rect.grown(-mm(BORDER_MM))
     canvas.setFillColor(FACE_PAPER)
@@ -716,7 +756,7 @@ def pairs_face(rank: int) -> CardDrawer:
         # How many copies: a small triangle of dots above the bottom border.
         _copies_mark(canvas, cx, rect.y + rect.h * 0.2, copies, colour)
         canvas.setFillColor(SOFT)
-        canvas.setFont(SANS, 5.5)
+        canvas.setFont(SANS, NOTE_SIZE)
         noun = "copy" if copies == 1 else "copies"
         canvas.drawCentredString(cx, rect.y + mm(BORDER_MM + 2.2), f"{copies} {noun} in the deck")
         _outline(canvas, rect, bleed)
@@ -726,16 +766,13 @@ def pairs_face(rank: int) -> CardDrawer:
 
 def cut_card_face(canvas: Canvas, rect: Rect, bleed: float) -> None:
     """The blank cut card: plain, with a quiet note of what it is for."""
-    _fill_card(canvas, rect, bleed, HexColor("#e9e2d4"))
-    inner = rect.grown(-mm(BORDER_MM))
-    canvas.setFillColor(FACE_PAPER)
-    canvas.roundRect(inner.x, inner.y, inner.w, inner.h, mm(2.5), stroke=0, fill=1)
+    _framed_face(canvas, rect, bleed, HexColor("#e9e2d4"))
     canvas.setFillColor(SOFT)
     canvas.setFont(SANS_BOLD, 8)
     cx = rect.x + rect.w / 2
     canvas.drawCentredString(cx, rect.y + rect.h / 2 + mm(1), "cut card")
-    canvas.setFont(SANS, 6)
-    canvas.drawCentredString(cx, rect.y + rect.h / 2 - mm(3), "keep it under the deck")
+    canvas.setFont(SANS, NOTE_SIZE)
+    canvas.drawCentredString(cx, rect.y + rect.h / 2 - mm(3.5), "keep it under the deck")
     _outline(canvas, rect, bleed)
 
 

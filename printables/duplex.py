@@ -107,8 +107,10 @@ LANES = 4
 joined to its tick by a leader: at 7 pt a signed number is 2.8 mm wide, too
 wide for one row of numbers 1 mm apart; four lanes leave 4 mm between
 neighbours in a lane."""
-LANE_DEPTH_MM = (2.6, 3.2)
-"""How far apart the lanes are: (x scale rows, y scale columns)."""
+LANE_DEPTH_MM = (2.9, 3.2)
+"""How far apart the lanes are: (x scale rows, y scale columns). The rows'
+numbers overlap their neighbours' across, so the rows are 1.15 x 7 pt apart
+at least (8.2 pt), like lines of text."""
 
 
 def _label(value: float) -> str:

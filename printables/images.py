@@ -1,4 +1,9 @@
-"""One image per card, for print-on-demand services (as Squib and nanDECK make).
+"""Card images with 3 mm bleed: one PNG per card (as Squib and nanDECK make).
+
+A generic set, for a home or office cutter, a local print shop, or a service
+with no preset here. It matches no print-on-demand service's template (The
+Game Crafter wants 825 x 1125 px, MakePlayingCards 822 x 1122 px, DriveThruCards
+one PDF/X file): :mod:`printables.services` writes exactly those.
 
 Each card face and the back is drawn on a page of its own, the card's size
 plus :data:`~printables.sheet.BLEED_MM` of bleed all round (a poker card is
@@ -117,7 +122,7 @@ def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not MIN_DPI <= dpi <= MAX_DPI:
         raise ValueError(
             f"{dpi!r} dpi is not a resolution for card images: choose {MIN_DPI} to {MAX_DPI} "
-            "(print services ask for 300)"
+            "(print shops ask for 300)"
         )
     faces = card_faces(deck)
     unique: dict[str, CardDrawer] = {}
@@ -165,7 +170,10 @@ def _pixels(size_mm: float, dpi: int) -> int:
 def _readme(deck: str, options: Options, dpi: int, size_px: tuple[int, int], count: int) -> str:
     width, height = options.card_mm
     return (
-        "Leafpile card images\n\n"
+        "Leafpile card images with bleed\n\n"
+        "A generic set for your own cutter or a print shop: no print-on-demand service's\n"
+        "template has this size. For The Game Crafter, MakePlayingCards or DriveThruCards,\n"
+        "use that service's files (leafpile print deck --service NAME).\n\n"
         f"{count} card faces in deck order and one back (back.png, the same for every card).\n"
         f"Card size {options.card}: {width} x {height} mm, trimmed.\n"
         f"Each image has {BLEED_MM:g} mm of bleed all round: "

@@ -23,6 +23,7 @@ from companion.rules import autumn_ash
 from .sheet import (
     FOOTER_TOP_MM,
     INK,
+    NOTE_SIZE,
     SAFE_EDGE_MM,
     SANS,
     SANS_BOLD,
@@ -92,9 +93,9 @@ class ColourStyle:
 
 
 STYLES: dict[str, ColourStyle] = {
-    "green": ColourStyle("#3f9a3c", "#e8f5e0", "vertical"),
+    "green": ColourStyle("#3f9a3c", "#071d06", "vertical"),
     "yellow": ColourStyle("#f4d23a", "#5a4a00", "horizontal"),
-    "red": ColourStyle("#cc2b24", "#fde3e1", "slash"),
+    "red": ColourStyle("#cc2b24", "#ffffff", "slash"),
     "blue": ColourStyle("#2450b8", "#dfe7ff", "backslash"),
     "black": ColourStyle("#1e1e1e", "#f0f0f0", ""),
     "clear": ColourStyle("#f2f2f2", "#6a6a6a", "dots"),
@@ -417,8 +418,8 @@ def _draw_net(canvas: Canvas, net: PlacedNet) -> None:
             angle += 180
         canvas.rotate(angle)
         canvas.setFillColor(SOFT)
-        canvas.setFont(SANS, 4)
-        canvas.drawCentredString(0, -1.4, "glue")
+        canvas.setFont(SANS, NOTE_SIZE)
+        canvas.drawCentredString(0, -NOTE_SIZE * 0.36, "glue")
     # Cut line all round; fold lines dashed.
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.5)
@@ -465,7 +466,7 @@ def _face_marks(
         for pip in range(dims.pips):
             x = (pip - (dims.pips - 1) / 2) * step
             canvas.circle(x, y, radius, stroke=1, fill=1)
-        size = max(4.0, mm(dims.base) * 0.15)
+        size = max(NOTE_SIZE, mm(dims.base) * 0.15)
         canvas.setFont(SANS_BOLD, size)
         label_y = y + radius + size * 0.6
         canvas.setFillColor(fill)

@@ -19,6 +19,7 @@ from companion.rules import autumn_ash, autumn_leaves, cards, leaf, pairs, ventu
 from .sheet import (
     FOOTER_TOP_MM,
     INK,
+    NOTE_SIZE,
     SAFE_EDGE_MM,
     SANS,
     SANS_BOLD,
@@ -111,7 +112,7 @@ def _autumn_leaves(canvas: Canvas, options: Options) -> None:
         options,
         "Autumn Leaves",
         f"{autumn_leaves.HANDS} hands · up to {autumn_leaves.MAX_PLAYERS} players · low total wins",
-        "#c46a1b",
+        "#ab5d18",
     )
     for block in range(2):  # two games per sheet
         left = mm(MARGIN_MM)
@@ -198,8 +199,8 @@ def _pairs(canvas: Canvas, options: Options) -> None:
                 canvas.setFillColor(HexColor("#d9b9a8") if losing else HexColor("#ffffff"))
                 canvas.rect(bx, top, box, box, stroke=1, fill=1)
                 canvas.setFillColor(SOFT if not losing else INK)
-                canvas.setFont(SANS_BOLD if losing else SANS, 5.5)
-                canvas.drawCentredString(bx + box / 2, top + box / 2 - 2, str(point))
+                canvas.setFont(SANS_BOLD if losing else SANS, NOTE_SIZE)
+                canvas.drawCentredString(bx + box / 2, top + box / 2 - NOTE_SIZE * 0.36, str(point))
         top -= mm(3)
 
 
@@ -334,7 +335,7 @@ def _autumn_ash(canvas: Canvas, options: Options) -> None:
         options,
         "Autumn Ash",
         f"race to {autumn_ash.WINNING_TOTAL} · pips plus one bonus per colour per move",
-        "#b8860b",
+        "#926a09",
     )
     left = mm(MARGIN_MM)
     canvas.setFillColor(INK)

@@ -9,18 +9,24 @@ print-on-demand service takes, from that service's published template:
 - **MakePlayingCards** (``makeplayingcards``): the same, 822 x 1122 pixels
   (36 pixels of bleed a side).
 - **DriveThruCards** (``drivethrucards``): one PDF/X-1a:2003 file in CMYK,
-  every page a 2.75 x 3.75 in card side (1/8 in bleed), each face followed by
-  its back, total ink at most 240 %. reportlab draws the cards in CMYK (our
+  every page a 2.75 x 3.75 in card side (1/8 in bleed), each card's back
+  followed by its face (page 1 is the back of card 1, as DriveThruCards
+  asks), total ink at most 240 %. reportlab draws the cards in CMYK (our
   own ink-limited conversion, :func:`ink_limited_cmyk`) and Ghostscript
   writes the PDF/X-1a file; without Ghostscript this preset says so and
   writes nothing.
 
 Every preset uses the full card back (a print shop's ink costs nothing more)
-and the poker size. Where each number comes from is in ``docs/printing.md``.
+and the poker size, and by default the full-bleed faces
+(:func:`printables.deck.full_bleed_faces`): a service's cutter drifts, and a
+face with no frame near its edge hides the drift (``faces="framed"`` gives
+the faces of the home-printed deck). Where each number comes from is in
+``docs/printing.md``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import shutil
 import subprocess
@@ -35,7 +41,7 @@ from PIL import Image
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.pdfgen.canvas import Canvas
 
-from .deck import CardDrawer, Rect, card_back
+from .deck import CardDrawer, Rect, card_back, full_bleed_faces
 from .images import card_faces, draw_card_pages, srgb_profile
 from .sheet import SANS
 
@@ -45,6 +51,14 @@ TRIM_IN = (2.5, 3.5)
 INK_LIMIT = 2.40
 """DriveThruCards' total ink limit: cyan + magenta + yellow + black <= 240 %."""
 SERVICE_DECKS = ("deck", "standard-deck")
+FACE_DESIGNS = ("full-bleed", "framed")
+"""``full-bleed``: no frame, the pale face runs past the trim (the presets'
+default); ``framed``: the 2.2 mm coloured frame of the home-printed deck."""
+PDFX_VERSION = "PDF/X-1:2003"
+"""``GTS_PDFXVersion`` of a PDF/X-1a:2003 file: ISO 15930-4 names the part
+(PDF/X-1, 2003 edition) here and the conformance level in the next key."""
+PDFX_CONFORMANCE = "PDF/X-1a:2003"
+"""``GTS_PDFXConformance``: the level within PDF/X-1 (the "a" of X-1a)."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +113,8 @@ SERVICES: dict[str, Service] = {
             "DriveThruCards",
             37.5,
             "pdfx",
-            "Upload the one PDF as the card file: every card is two pages, its face "
-            "then its back, PDF/X-1a:2003 in CMYK.",
+            "Upload the one PDF as the card file: every card is two pages, its back "
+            "then its face (page 1 is the back of card 1), PDF/X-1a:2003 in CMYK.",
         ),
     )
 }
@@ -195,29 +209,50 @@ def _check_deck(deck: str) -> None:
         )
 
 
-def service_files(name: str, deck: str) -> tuple[bytes, str, str]:
-    """(the file, its download name, its media type) for ``deck`` at service ``name``.
+def service_files(name: str, deck: str, faces: str = "full-bleed") -> tuple[bytes, str, str]:
+    """(the file, its download name, its media type) for ``deck`` at service
+    ``name``, with the face design ``faces`` (one of :data:`FACE_DESIGNS`).
 
-    Raises ``ValueError`` for an unknown service or deck, and
+    Raises ``ValueError`` for an unknown service, deck or face design, and
     :class:`ServiceUnavailable` when this computer lacks what the preset needs.
     """
     service = service_for(name)
     _check_deck(deck)
+    _check_faces(faces)
     reason = unavailable_reason(service)
     if reason:
         raise ServiceUnavailable(reason)
+    tail = "" if faces == "full-bleed" else "-framed"
     if service.output == "pdfx":
-        return drivethrucards_pdf(deck, service), f"leafpile-{deck}-{name}.pdf", "application/pdf"
-    return _png_zip(deck, service), f"leafpile-{deck}-{name}-png.zip", "application/zip"
+        return (
+            drivethrucards_pdf(deck, service, faces),
+            f"leafpile-{deck}-{name}{tail}.pdf",
+            "application/pdf",
+        )
+    return (
+        _png_zip(deck, service, faces),
+        f"leafpile-{deck}-{name}{tail}-png.zip",
+        "application/zip",
+    )
 
 
-def _png_zip(deck: str, service: Service) -> bytes:
+def _check_faces(faces: str) -> None:
+    if faces not in FACE_DESIGNS:
+        raise ValueError(f"unknown face design {faces!r}: choose {' or '.join(FACE_DESIGNS)}")
+
+
+def _faces_drawn(faces: str) -> contextlib.AbstractContextManager[None]:
+    return full_bleed_faces() if faces == "full-bleed" else contextlib.nullcontext()
+
+
+def _png_zip(deck: str, service: Service, design: str = "full-bleed") -> bytes:
     faces = card_faces(deck)
     unique: dict[str, CardDrawer] = {}
     for _, key, draw in faces:
         unique.setdefault(key, draw)
     sides = [(draw, False) for draw in unique.values()] + [(card_back, True)]
-    pdf = _card_pages(sides, service, cmyk=False, title=f"Leafpile {deck} for {service.title}")
+    with _faces_drawn(design):
+        pdf = _card_pages(sides, service, cmyk=False, title=f"Leafpile {deck} for {service.title}")
     profile = srgb_profile()
     images: list[bytes] = []
     document = pypdfium2.PdfDocument(pdf)
@@ -233,22 +268,29 @@ def _png_zip(deck: str, service: Service) -> bytes:
     by_key = dict(zip(unique, images, strict=False))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-        archive.writestr("README.txt", _readme(deck, service, len(faces)))
+        archive.writestr("README.txt", _readme(deck, service, len(faces), design))
         for file_name, key, _ in faces:
             archive.writestr(file_name, by_key[key])
         archive.writestr("back.png", images[-1])
     return buffer.getvalue()
 
 
-def _readme(deck: str, service: Service, count: int) -> str:
+def _readme(deck: str, service: Service, count: int, design: str = "full-bleed") -> str:
     width, height = service.size_px
+    faces = (
+        "The faces are full-bleed: no frame, the face runs past the cut line, so a cut\n"
+        "that drifts a little shows nothing.\n"
+        if design == "full-bleed"
+        else "The faces have the home deck's 2.2 mm frame inside the cut line.\n"
+    )
     return (
         f"Leafpile {deck} for {service.title}\n\n"
         f"{count} card faces in deck order (the file names sort in that order) and one back,\n"
         f"back.png, the same for every card.\n"
         f"Each image is {width} x {height} pixels at {DPI} dpi: a {TRIM_IN[0]} x {TRIM_IN[1]} in "
         f"poker card with {service.bleed_px:g} pixels of bleed on every side, sRGB (the profile\n"
-        "is in each file). Text and symbols stay at least 3 mm inside the cut line.\n\n"
+        "is in each file). Text and symbols stay at least 3 mm inside the cut line.\n"
+        f"{faces}\n"
         f"{service.upload}\n"
     )
 
@@ -258,7 +300,7 @@ def _pdfx_definitions(title: str, profile: Path | None) -> str:
     (SWOP, registered as CGATS TR 001, the condition DriveThruCards names)."""
     escaped = title.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
     lines = [
-        "[ /GTS_PDFXVersion (PDF/X-1a:2003) /GTS_PDFXConformance (PDF/X-1a:2003)",
+        f"[ /GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})",
         f"  /Title ({escaped}) /Trapped /False /DOCINFO pdfmark",
     ]
     if profile is not None:
@@ -342,12 +384,18 @@ def to_pdfx(pdf: bytes, title: str) -> bytes:
         return target.read_bytes()
 
 
-def drivethrucards_pdf(deck: str, service: Service | None = None) -> bytes:
-    """The DriveThruCards file: every card's face then its back, PDF/X-1a:2003."""
+def drivethrucards_pdf(
+    deck: str, service: Service | None = None, faces: str = "full-bleed"
+) -> bytes:
+    """The DriveThruCards file: every card's back then its face (page 1 is
+    the back of card 1, page 2 its face), PDF/X-1a:2003."""
     service = service or SERVICES["drivethrucards"]
     _check_deck(deck)
+    _check_faces(faces)
     sides: list[tuple[CardDrawer, bool]] = []
     for _, _, draw in card_faces(deck):
-        sides += [(draw, False), (card_back, True)]
+        sides += [(card_back, True), (draw, False)]
     title = f"Leafpile {deck} for {service.title}"
-    return to_pdfx(_card_pages(sides, service, cmyk=True, title=title), title)
+    with _faces_drawn(faces):
+        pages = _card_pages(sides, service, cmyk=True, title=title)
+    return to_pdfx(pages, title)

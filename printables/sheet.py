@@ -80,7 +80,8 @@ MAX_URL_LENGTH = 300
 """Longest URL put in a QR code (longer codes get too dense to scan)."""
 
 INK = HexColor("#222222")
-SOFT = HexColor("#777777")
+SOFT = HexColor("#666666")
+"""Secondary type: 5.7:1 on white paper, 5.3:1 on the cards' cream (4.5:1 at least)."""
 FAINT = HexColor("#bbbbbb")
 
 
@@ -374,19 +375,33 @@ RULER_INSET_MM = 1.0
 RULER_SPAN_MM = 57.5
 """Room the ruler takes along its length, numbers included ("50 mm" at 7 pt)."""
 NOTE_SPAN_MM = text_width(NOTE_LINES[0], True, NOTE_SIZE) / MM + 1.0
-"""Room the note takes along its length."""
+"""Room the note (or its first line alone) takes along its length."""
+NOTE_REST_SPAN_MM = text_width(NOTE_LINES[1], False, NOTE_SIZE) / MM + 1.0
+"""Room the note's second line takes when it stands alone."""
+NOTE_LEADING = 1.2
+"""The note's baselines are 1.2 x its size apart (at 0.89 x, as once, the
+descenders of the first line touched the capitals of the second)."""
+_DESCENT, _ASCENT = 0.212, 0.905
+"""Liberation Sans's descent and ascent, in sizes: the glyph box the tests measure."""
+NOTE_LOW_MM = _DESCENT * NOTE_SIZE / MM + 0.02
+"""The baseline of a note's lowest line above its band's edge: room for descenders."""
 BAND_MM = 4.8
-"""Thickness of the ruler and of the note (glyphs included, by the font's
-ascent and descent)."""
+"""Thickness of the ruler (its numbers included, by the font's ascent)."""
+NOTE_BAND_MM = round(NOTE_LOW_MM + (NOTE_SIZE * NOTE_LEADING + _ASCENT * NOTE_SIZE) / MM + 0.02, 2)
+"""Thickness of the two-line note (glyphs included, by the font's ascent and
+descent): 5.8 mm."""
+NOTE_LINE_BAND_MM = round(NOTE_LOW_MM + _ASCENT * NOTE_SIZE / MM + 0.02, 2)
+"""Thickness of one line of the note standing alone: card sheets whose
+margins are thinner than :data:`NOTE_BAND_MM` set the two lines in two bands."""
 
 
-def _band(canvas: Canvas, x: float, y: float, vertical: bool) -> None:
+def _band(canvas: Canvas, x: float, y: float, vertical: bool, thickness: float = BAND_MM) -> None:
     """Move the origin so the band's bottom-left corner is page point (x, y).
 
-    A vertical band reads upwards and still occupies [x, x + band] across.
+    A vertical band reads upwards and still occupies [x, x + thickness] across.
     """
     if vertical:
-        canvas.translate(x + mm(BAND_MM), y)
+        canvas.translate(x + mm(thickness), y)
         canvas.rotate(90)
     else:
         canvas.translate(x, y)
@@ -422,26 +437,30 @@ def draw_ruler(canvas: Canvas, x: float, y: float, *, vertical: bool = False) ->
                 canvas.drawCentredString(mm(tick), mm(2.55), str(tick))
 
 
-def draw_note(canvas: Canvas, x: float, y: float, *, vertical: bool = False) -> None:
+def draw_note(
+    canvas: Canvas, x: float, y: float, *, vertical: bool = False, line: int | None = None
+) -> None:
     """Draw the "print at 100%" note in the band whose corner is (x, y).
 
-    Two short lines, :data:`BAND_MM` tall and :data:`NOTE_SPAN_MM` long
-    (reading upwards when ``vertical``).
+    Two short lines, :data:`NOTE_BAND_MM` tall and :data:`NOTE_SPAN_MM` long
+    (reading upwards when ``vertical``); or only ``line`` (0 or 1), in a band
+    :data:`NOTE_LINE_BAND_MM` tall, for a sheet that places the two apart.
     """
+    lines = [0, 1] if line is None else [line]
     with furniture(canvas):
-        _band(canvas, x, y, vertical)
+        _band(canvas, x, y, vertical, NOTE_BAND_MM if line is None else NOTE_LINE_BAND_MM)
         canvas.setFillColor(INK)
-        canvas.setFont(SANS_BOLD, NOTE_SIZE)
-        canvas.drawString(0, mm(2.75), NOTE_LINES[0])
-        canvas.setFont(SANS, NOTE_SIZE)
-        canvas.drawString(0, mm(0.55), NOTE_LINES[1])
+        for row, index in enumerate(reversed(lines)):
+            canvas.setFont(SANS_BOLD if index == 0 else SANS, NOTE_SIZE)
+            baseline = mm(NOTE_LOW_MM) + row * NOTE_SIZE * NOTE_LEADING
+            canvas.drawString(0, baseline, NOTE_LINES[index])
 
 
 def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
     """The bottom band of a non-card sheet: ruler, note and the page's name.
 
-    Occupies the strip from 5 mm to 9.5 mm above the bottom edge; the sheet's
-    own drawing must stay above :data:`FOOTER_TOP_MM`.
+    Occupies the strip :data:`NOTE_BAND_MM` tall from 5 mm above the bottom edge;
+    the sheet's own drawing must stay above :data:`FOOTER_TOP_MM`.
     """
     width, _ = options.page_size
     left = mm(SAFE_EDGE_MM + 3)
@@ -460,7 +479,7 @@ def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
         canvas.drawRightString(width - left, base + mm(0.6), label)
 
 
-FOOTER_TOP_MM = SAFE_EDGE_MM + 5.0 + 2.0
+FOOTER_TOP_MM = SAFE_EDGE_MM + NOTE_BAND_MM + 1.2
 """Sheets with :func:`draw_footer` keep their drawing above this height."""
 
 

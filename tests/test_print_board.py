@@ -111,3 +111,33 @@ def test_no_start_layout_is_printed_because_the_diagram_is_lost(board):
     text = "\n".join(page.text for page in pages)
     assert "No start layout" in text
     assert "(X4)" not in text  # ruling ids are not for players' paper
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_stash_colour_names_keep_their_descenders_out_of_the_white_panel(paper):
+    """Each colour's name sits in its box's coloured band: by the font's own
+    descent, its glyphs end above the white panel under it (they once ran
+    into it: "yellow", "purple", "green")."""
+    pages = read_geometry(built("board", Options(paper=paper)))
+    strip_page = pages[1]
+    names = set(autumn_ash.PROGRESSIONS["rainbow"]) | set(autumn_ash.PROGRESSIONS["xeno"])
+    checked = 0
+    for run in strip_page.runs:
+        if run.text not in names:
+            continue
+        x_mid = (run.bbox[0] + run.bbox[2]) / 2
+        panels = [
+            path.bbox()
+            for path in strip_page.paths
+            if path.op in ("f", "F", "f*", "B", "b")
+            and path.fill in ((1.0, 1.0, 1.0), (1.0,))
+            and path.bbox()[0] <= x_mid <= path.bbox()[2]
+            and path.bbox()[3] <= run.origin[1]
+        ]
+        assert panels, run.text
+        panel_top = max(panel[3] for panel in panels)
+        assert run.bbox[1] >= panel_top, (
+            f"{run.text!r} reaches {(panel_top - run.bbox[1]) / MM:.2f} mm into its panel"
+        )
+        checked += 1
+    assert checked == len(names)

@@ -179,6 +179,8 @@ def _enclosing_box(page, run) -> Box | None:
             continue
         if min(box[2] - box[0], box[3] - box[1]) < run.size * 0.5:
             continue  # a line, a dot, a bar: not a box to write in
+        if path.op in ("S", "s") and all(len(sub) == 2 for sub in path.subpaths):
+            continue  # straight strokes (a slanted fold line): no box either
         area = (box[2] - box[0]) * (box[3] - box[1])
         if best is None or area < best[0]:
             best = (area, box)

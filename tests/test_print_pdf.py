@@ -36,6 +36,8 @@ class Path:
     clip: tuple[float, float, float, float] | None  # x0, y0, x1, y1
     line_width: float
     furniture: bool = False  # drawn inside /Artifact marked content
+    fill: tuple[float, ...] = (0.0,)  # the fill colour's operands when it was painted
+    order: int = 0  # its place among everything painted on the page (paths and text)
 
     @property
     def points(self) -> list[Point]:
@@ -79,6 +81,8 @@ class TextRun:
     bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 in page space
     furniture: bool
     fill: tuple[float, ...] = (0.0,)  # the fill colour's operands (rg: r, g, b; g: grey)
+    order: int = 0  # its place among everything painted on the page (paths and text)
+    angle: float = 0.0  # the baseline's direction in degrees (0: left to right)
 
 
 @dataclass
@@ -241,7 +245,16 @@ def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
             elif name in PAINT:
                 if subpaths:
                     scale = math.hypot(ctm[0], ctm[1])
-                    path = Path(subpaths, name, rects, clip, width * scale, "/Artifact" in marked)
+                    path = Path(
+                        subpaths,
+                        name,
+                        rects,
+                        clip,
+                        width * scale,
+                        "/Artifact" in marked,
+                        fill,
+                        len(page.paths) + len(page.runs),
+                    )
                     if name != "n":
                         page.paths.append(path)
                     if pending_clip:
@@ -298,6 +311,8 @@ def read_geometry(pdf: bytes, first: int | None = None) -> list[Page]:
                             (min(xs), min(ys), max(xs), max(ys)),
                             "/Artifact" in marked,
                             fill,
+                            len(page.paths) + len(page.runs),
+                            math.degrees(math.atan2(matrix[1], matrix[0])),
                         )
                     )
                 # Advance the text position (reportlab draws one string per BT).

@@ -103,7 +103,11 @@ def test_drivethrucards_gets_pdf_x_1a_2003(dtc_deck):
     assert version and int(version.group(1)) <= 4  # PDF/X-1a:2003 is PDF 1.4 at most
     reader = PdfReader(io.BytesIO(dtc_deck), strict=True)
     info = reader.trailer["/Info"]
-    assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    # ISO 15930-4 (PDF/X-1a:2003): the version key names the part and its
+    # edition, the conformance key the level; poppler and mPDF read and write
+    # them so (docs/printing.md, "PDF/X version key").
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+    assert info["/GTS_PDFXConformance"] == "PDF/X-1a:2003"
     assert info["/Trapped"] == "/False"
     assert info["/Title"]
     intents = reader.trailer["/Root"]["/OutputIntents"]
@@ -115,7 +119,26 @@ def test_drivethrucards_gets_pdf_x_1a_2003(dtc_deck):
 
 
 @needs_ghostscript
-def test_drivethrucards_pages_are_face_then_back_with_eighth_inch_bleed_and_boxes(dtc_deck):
+def test_a_reader_of_the_standard_sees_iso_15930_4(dtc_deck, tmp_path):
+    """poppler's pdfinfo names the standard from the version key: part 4
+    (PDF/X-1a:2003), where the old key "PDF/X-1a:2003" read as part 1."""
+    import shutil
+
+    if shutil.which("pdfinfo") is None:
+        pytest.skip("no pdfinfo (apt-get install poppler-utils)")
+    source = tmp_path / "dtc.pdf"
+    source.write_bytes(dtc_deck)
+    info = subprocess.run(
+        ["pdfinfo", str(source)], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert re.search(r"Standard:\s+ISO 15930-4", info), info
+    assert "(PDF/X-1a)" in info
+
+
+@needs_ghostscript
+def test_drivethrucards_pages_are_back_then_face_with_eighth_inch_bleed_and_boxes(dtc_deck):
+    """Page 1 is the back of card 1 and page 2 its face, as DriveThruCards'
+    card files are laid out (docs/printing.md, "DriveThruCards page order")."""
     reader = PdfReader(io.BytesIO(dtc_deck))
     pages = reader.pages
     assert len(pages) == 2 * (len(cards.PAIRS_DECK) + 1)
@@ -125,12 +148,12 @@ def test_drivethrucards_pages_are_face_then_back_with_eighth_inch_bleed_and_boxe
         assert [float(v) for v in page["/TrimBox"]] == pytest.approx([9, 9, 189, 261])
         assert [float(v) for v in page["/BleedBox"]] == pytest.approx(media)  # 1/8 in bleed
         text = page.extract_text()
-        if number % 2:
+        if number % 2 == 0:
             assert "Leafpile" in text  # the back
         else:
             assert "Leafpile" not in text
-    assert "1 copy in the deck" in pages[0].extract_text()
-    assert "cut card" in pages[-2].extract_text()
+    assert "1 copy in the deck" in pages[1].extract_text()
+    assert "cut card" in pages[-1].extract_text()
 
 
 def _colour_operations(reader: PdfReader, page) -> list[tuple[bytes, list[float]]]:
@@ -247,3 +270,82 @@ def test_the_command_line_writes_a_preset_and_refuses_what_services_do_not_make(
     assert "poker-size" in capsys.readouterr().err
     assert main(["print", "aids", "--service", "thegamecrafter"]) == 2
     assert "one deck at a time" in capsys.readouterr().err
+
+
+# --- Full-bleed faces: nothing near the cut line for a drifting cutter to show -------
+
+SAFE_PX = round(3 / 25.4 * 300)
+"""3 mm at 300 dpi: the band inside the cut line where the faces keep no type."""
+
+
+def _edge_band_colours(image: Image.Image, bleed: float) -> set[tuple[int, ...]]:
+    """Every colour in the band from the image's edge to 3 mm inside the cut line."""
+    width, height = image.size
+    depth = int(bleed) + SAFE_PX
+    colours: set[tuple[int, ...]] = set()
+    for box in (
+        (0, 0, width, depth),
+        (0, height - depth, width, height),
+        (0, 0, depth, height),
+        (width - depth, 0, width, height),
+    ):
+        colours |= {colour for _, colour in image.crop(box).getcolors(1 << 20)}
+    return colours
+
+
+@pytest.mark.parametrize("deck", ["deck", "standard-deck"])
+def test_preset_faces_are_full_bleed_with_nothing_near_the_cut(deck):
+    """Every face's paper runs past the trim: from the bleed's edge to 3 mm
+    inside the cut line it is one flat colour, so a cut a millimetre off
+    leaves no lopsided border."""
+    (_width, _height), bleed = PNG_SPECS["thegamecrafter"]
+    archive = zipfile.ZipFile(io.BytesIO(_files("thegamecrafter", deck)[0]))
+    readme = archive.read("README.txt").decode()
+    assert "full-bleed" in readme
+    for entry in archive.namelist():
+        if not entry.endswith(".png") or entry == "back.png":
+            continue
+        image = Image.open(io.BytesIO(archive.read(entry))).convert("RGB")
+        assert len(_edge_band_colours(image, bleed)) == 1, entry
+
+
+def test_the_framed_faces_are_still_offered_and_show_their_frame_by_the_cut():
+    """The measure can fail: the home deck's 2.2 mm frame lies in that band."""
+    data, name, _ = service_files("thegamecrafter", "deck", faces="framed")
+    assert name == "leafpile-deck-thegamecrafter-framed-png.zip"
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    image = Image.open(io.BytesIO(archive.read(card_faces("deck")[0][0]))).convert("RGB")
+    assert len(_edge_band_colours(image, PNG_SPECS["thegamecrafter"][1])) > 1
+
+
+def test_an_unknown_face_design_is_refused_by_name():
+    with pytest.raises(ValueError, match="'round'"):
+        service_files("thegamecrafter", "deck", faces="round")
+
+
+@needs_ghostscript
+def test_drivethrucards_faces_are_full_bleed_too(dtc_deck, tmp_path):
+    """Rendered by Ghostscript: a face page (page 2) is one colour from the
+    page edge to 3 mm inside its TrimBox."""
+    source = tmp_path / "dtc.pdf"
+    source.write_bytes(dtc_deck)
+    subprocess.run(
+        [
+            "gs",
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-sDEVICE=png16m",
+            "-r300",
+            "-dFirstPage=2",
+            "-dLastPage=2",
+            f"-sOutputFile={tmp_path / 'face.png'}",
+            str(source),
+        ],
+        check=True,
+        timeout=120,
+    )
+    image = Image.open(tmp_path / "face.png").convert("RGB")
+    assert image.size == (825, 1125)
+    assert len(_edge_band_colours(image, 37.5)) <= 2  # CMYK rendering may dither one step

@@ -72,6 +72,21 @@ def card_pictures(name: str) -> None:
     _save(_side_by_side(images, len(images), 8), name)
 
 
+def service_pictures(name: str) -> None:
+    """A preset's full-bleed faces, then the home deck's framed face to compare."""
+    from printables.services import service_files
+
+    def faces(design: str, names: list[str]) -> list[Image.Image]:
+        data = service_files("thegamecrafter", "deck", faces=design)[0]
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        images = [Image.open(io.BytesIO(archive.read(item))).convert("RGB") for item in names]
+        return [image.resize((image.width // 4, image.height // 4)) for image in images]
+
+    chosen = ["pairs-01-rank-1.png", "pairs-16-rank-6.png", "pairs-56-cut-card.png"]
+    images = faces("full-bleed", chosen) + faces("framed", chosen[:1])
+    _save(_side_by_side(images, len(images), 8), name)
+
+
 def main() -> None:
     sheets("deck.png", "deck", [1, 2])
     sheets("deck-bleed.png", "deck", [1, 2], bleed=True)
@@ -87,6 +102,7 @@ def main() -> None:
     sheets("pyramids.png", "pyramids", [1], columns=1, dpi=70)
     sheets("kit.png", "kit", columns=14, dpi=13)
     card_pictures("card-images.png")
+    service_pictures("service-faces.png")
 
 
 if __name__ == "__main__":
