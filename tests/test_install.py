@@ -168,7 +168,9 @@ def test_the_readme_run_line_installs_and_serves_the_start_page(newcomer):
         assert _get(f"http://127.0.0.1:{port}/healthz") == (200, "ok\n")
         # Help comes from the installed package (no checkout, no internet).
         status, help_page = _get(f"http://127.0.0.1:{port}/help/pairs")
-        assert status == 200 and "Rulings the companion applies" in help_page
+        assert status == 200 and "<strong>PR7 A tie no card can break.</strong>" in help_page
+        status, rulings = _get(f"http://127.0.0.1:{port}/help/rulings/pairs")
+        assert status == 200 and "<strong>P1 Losing score.</strong>" in rulings
         database = Path(env["HOME"]) / ".local" / "share" / "leafpile" / "leafpile.sqlite3"
         while "Stop with Ctrl+C" not in "".join(output):
             assert time.monotonic() < deadline
