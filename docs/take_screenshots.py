@@ -506,6 +506,11 @@ def print_card_images(studio: Studio, out: Path) -> None:
     _render().card_pictures("card-images.png")
 
 
+@picture("print/service-faces.png")
+def print_service_faces(studio: Studio, out: Path) -> None:
+    _render().service_pictures("service-faces.png")
+
+
 # --- end screens and records (issue 13) ----------------------------------------------
 
 
