@@ -57,40 +57,126 @@ def register(commands: Any) -> None:
     load.set_defaults(handler=_restore)
 
 
+class CommandError(Exception):
+    """A failure said in one line (the command's name, then this), with an exit code."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _first_line(error: BaseException) -> str:
+    """What went wrong in one line: the driver's first line, not a traceback."""
+    cause: BaseException = error
+    while getattr(cause, "orig", None) is not None:  # SQLAlchemy's wrapper: the driver's words
+        cause = cause.orig  # type: ignore[attr-defined]
+    text = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    return text[:200]
+
+
+def _shown_url(url: str) -> str:
+    """The database URL without its password, for a message."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "the database URL"
+
+
 def _engine(url: str) -> Any:
+    """The database at ``url`` (the Store creates the schema and SQLite's
+    settings), or :class:`CommandError` saying in one line why not."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
     from .tables.store import Store
 
-    return Store(url).engine  # the Store creates the schema and SQLite's settings
+    try:
+        return Store(url).engine
+    except (NoSuchModuleError, ModuleNotFoundError) as exc:  # before ArgumentError, its base
+        raise CommandError(
+            f"no driver for {_shown_url(url)} ({_first_line(exc)}): install this database's "
+            "driver (for PostgreSQL: pip install 'leafpile[postgres]')"
+        ) from None
+    except (ArgumentError, ValueError):
+        raise CommandError(
+            f"{_shown_url(url)!r} is not a database URL (e.g. sqlite:////path/leafpile.sqlite3 "
+            "or postgresql+psycopg://user@host/leafpile)"
+        ) from None
+    except (SQLAlchemyError, OSError) as exc:
+        shown = _shown_url(url)
+        raise CommandError(f"cannot open the database {shown}: {_first_line(exc)}") from None
+
+
+def _must_exist(url: str) -> None:
+    """A backup of a named SQLite file that is not there is a mistyped path:
+    say so, rather than make an empty database and back that up. (The
+    instance folder's own file is made by the first start, or by this.)"""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return  # _engine says what is wrong with it
+    path = parsed.database
+    sqlite_file = parsed.get_backend_name() == "sqlite" and path and path != ":memory:"
+    if sqlite_file and not path.startswith("file:") and not Path(path).is_file():
+        raise CommandError(f"there is no database at {path}")
+
+
+def _run(name: str, command: Any, args: argparse.Namespace) -> int:
+    """Run a command; any failure it foresees is one line on standard error."""
+    try:
+        return int(command(args))
+    except CommandError as exc:
+        print(f"leafpile {name}: {exc}", file=sys.stderr)
+        return exc.code
 
 
 def _backup(args: argparse.Namespace) -> int:
+    return _run("backup", _write, args)
+
+
+def _restore(args: argparse.Namespace) -> int:
+    return _run("restore", _read, args)
+
+
+def _write(args: argparse.Namespace) -> int:
     import json
 
     from .tables.backup import backup, write_backup
 
-    data = backup(_engine(args.database or database_url()))
-    if args.file == "-":
+    target = None if args.file == "-" else Path(args.file)
+    if target is not None and not target.parent.is_dir():
+        raise CommandError(f"cannot write {args.file}: there is no folder {str(target.parent)!r}")
+    url = args.database or os.environ.get("LEAFPILE_DATABASE_URL")
+    if url:
+        _must_exist(url)  # a named database: a missing file is a mistyped path
+    data = backup(_engine(url or database_url()))
+    if target is None:
         sys.stdout.write(json.dumps(data, ensure_ascii=False))
         return 0
-    write_backup(data, Path(args.file))
+    try:
+        write_backup(data, target)
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.file}: {exc.strerror or exc}") from None
     tables = len(data["tables"].get("tables", {}).get("rows", []))
     print(f"leafpile backup: {tables} tables written to {args.file}", file=sys.stderr)
     return 0
 
 
-def _restore(args: argparse.Namespace) -> int:
+def _read(args: argparse.Namespace) -> int:
     from .tables.backup import BackupError, read_backup, restore
 
     try:
         raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as exc:
-        print(f"leafpile restore: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+        raise CommandError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     try:
-        counts = restore(_engine(args.database or database_url()), read_backup(raw))
+        data = read_backup(raw)
+        counts = restore(_engine(args.database or database_url()), data)
     except BackupError as exc:
-        print(f"leafpile restore: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc), code=1) from None
     summary = ", ".join(f"{n} {name}" for name, n in counts.items() if n)
     print(f"leafpile restore: restored {summary or 'an empty backup'}", file=sys.stderr)
     return 0

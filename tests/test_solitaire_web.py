@@ -337,7 +337,11 @@ def test_the_last_move_wins_and_the_board_says_so(phone, game, store, winning_li
     assert store.snapshot(game.token).state.won
 
 
-def test_statistics_count_played_won_and_streaks(phone, make_table, store, winning_line):
+def test_statistics_count_played_won_and_streaks(phone, store, winning_line):
+    def make_table(game, players, options):  # dealt on this phone: its own statistics
+        response = phone.post("/solitaire/new", {"deal": str(options["deal"])}, htmx=False)
+        return store.table(response.headers["Location"].rsplit("/", 1)[-1])
+
     won_first = make_table("solitaire", ["Solo"], {"deal": DEAL})
     play(store, won_first, winning_line)
     lost_second = make_table("solitaire", ["Solo"], {"deal": DEAL})
@@ -378,8 +382,9 @@ def test_replay_button_starts_the_same_deal_again(phone, game, store):
 
 
 def test_summary_line_in_the_table_list(phone, game):
-    # The start page lists only this browser's tables (issue 10); the solitaire
-    # page lists the server's recent deals with the same line.
+    # The start page lists only this browser's tables (issue 10); so does the
+    # solitaire page (issue 42), with the same line.
+    phone.get(f"/t/{game.token}")
     html = phone.get("/solitaire").get_data(as_text=True)
     assert f"Deal #{DEAL}: 5 deals left, 16 face down" in html
 

@@ -298,8 +298,9 @@ class SeatsMixin(StoreCore):
             session.delete(member)
             return True
 
-    def tables_of(self, device: str, limit: int = 50) -> list[TableView]:
-        """The tables this browser created or opened, most recently played first."""
+    def tables_of(self, device: str, limit: int = 50, game: str | None = None) -> list[TableView]:
+        """The tables this browser created or opened (of one game, if given),
+        most recently played first."""
         query = (
             select(TableRow)
             .join(MemberRow, MemberRow.table_id == TableRow.id)
@@ -307,6 +308,8 @@ class SeatsMixin(StoreCore):
             .order_by(TableRow.updated_at.desc(), TableRow.id.desc())
             .limit(limit)
         )
+        if game is not None:
+            query = query.where(TableRow.game == game)
         with self._read() as session:
             return [_view(row) for row in session.scalars(query)]
 

@@ -24,6 +24,7 @@ from companion.tables.results import ResultRow, Scope, ensure_backfilled
 from companion.tables.store import Store, TableRow
 
 from . import store
+from .ratelimit import records_limit
 from .viewer import my_tables
 
 bp = Blueprint("achievements", __name__)
@@ -74,6 +75,7 @@ def _within(scope: Scope) -> tuple[Any, ...]:
 
 
 @bp.get("/achievements")
+@records_limit
 def page() -> Any:
     from .records import scope
 

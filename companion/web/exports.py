@@ -33,11 +33,13 @@ from companion.tables.exports import (
     plays_from_results,
 )
 from companion.tables.projection import BoardView
-from companion.tables.results import ensure_backfilled, result_lines
-from companion.tables.store import EventRow, MemberRow, NoSuchTable, Snapshot, TableRow
+from companion.tables.results import ensure_backfilled, hosted_tables, result_lines
+from companion.tables.store import EventRow, NoSuchTable, Snapshot, TableRow
 from companion.tables.summaries import Summary, summarise
 
 from . import store
+from .costly import one_job
+from .ratelimit import backup_limit, records_limit
 from .records import is_operator
 from .records import scope as records_scope
 from .viewer import known_device
@@ -94,43 +96,43 @@ def table_plays(token: str) -> Any:
 
 
 @bp.get("/records/plays.csv")
+@records_limit
+@one_job
 def all_plays() -> Any:
     """Every finished play this browser's group may read (the records' rule:
     its own tables; every table only for the operator)."""
     ensure_backfilled(store())
+    scope = records_scope()
     with Session(store().engine) as session:
-        lines = result_lines(session, scope=records_scope(), server_names=is_operator())
-        started = {
-            token: first
-            for token, first in session.execute(
-                select(TableRow.token, func.min(EventRow.created_at))
-                .join(EventRow, EventRow.table_id == TableRow.id)
-                .group_by(TableRow.token)
-            )
-        }
+        lines = result_lines(session, scope=scope, server_names=is_operator())
+        # When each play began: the first event of the group's tables only
+        # (it read every table's events for a stranger too, issue 42).
+        first = (
+            select(TableRow.token, func.min(EventRow.created_at))
+            .join(EventRow, EventRow.table_id == TableRow.id)
+            .group_by(TableRow.token)
+        )
+        if scope is not None:
+            first = first.where(TableRow.id.in_(scope))
+        started = {token: begun for token, begun in session.execute(first)}
     plays = plays_from_results(lines, started, bgg_ids())
     return _csv(bgg_csv(plays), "leafpile-plays-bgg.csv")
 
 
 @bp.get("/backup")
+@backup_limit
+@one_job
 def download_backup() -> Any:
-    device = known_device()
-    hosted: list[int] = []
-    if device is not None:
-        with Session(store().engine) as session:
-            hosted = list(
-                session.scalars(
-                    select(MemberRow.table_id).where(
-                        MemberRow.device == device, MemberRow.role == "host"
-                    )
-                )
-            )
-    data = backup(store().engine, table_ids=hosted)
+    """The tables this browser hosts, chosen by the database (an indexed query
+    a table), in one of the server's job slots and within the backup limit:
+    a stranger's backup is empty and cheap, and a loop of them is refused."""
+    data = backup(store().engine, table_ids=hosted_tables(known_device()))
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     return Response(
         json.dumps(data, ensure_ascii=False),
         mimetype="application/json",
         headers={
             "Content-Disposition": f'attachment; filename="leafpile-backup-{stamp}.json"',
+            "Cache-Control": "no-store",
         },
     )

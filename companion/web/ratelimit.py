@@ -47,6 +47,13 @@ IMPORT_LIMIT = "5 per minute; 30 per hour"
 SOLVER_LIMIT = "12 per minute"
 #: PDF downloads (a cached kit is cheap, but a new set of options is seconds of CPU).
 PDF_LIMIT = "20 per minute"
+#: A browser's backup (/backup): a few a day is plenty; a loop of them is not
+#: a backup, and each reads every row of the group's tables.
+BACKUP_LIMIT = "4 per minute; 20 per hour"
+#: The records pages, CSVs and achievements: counted by the database over the
+#: group's results (and every result for the operator), so a script reloading
+#: them in a loop is kept to what a person browsing them does.
+RECORDS_LIMIT = "60 per minute"
 #: Operator sign-in attempts (the token is long; this only keeps the log quiet).
 OPERATOR_LIMIT = "10 per minute"
 #: Wrong join codes, so codes cannot be guessed by brute force. Only misses count.
@@ -260,6 +267,8 @@ import_limit = _route_limit(IMPORT_LIMIT, "import")
 solver_limit = _route_limit(SOLVER_LIMIT, "solver")
 pdf_limit = _route_limit(PDF_LIMIT, "pdf")
 operator_limit = _route_limit(OPERATOR_LIMIT, "operator", methods=["POST"])
+backup_limit = _route_limit(BACKUP_LIMIT, "backup")
+records_limit = _route_limit(RECORDS_LIMIT, "records", methods=["GET"])
 
 
 # --- wrong join codes -------------------------------------------------------------

@@ -60,7 +60,8 @@ from companion.tables.store import MAX_NAME_LENGTH, TableRow, plain_text
 
 from . import store
 from .charts import line_chart
-from .ratelimit import operator_limit
+from .costly import one_job
+from .ratelimit import operator_limit, records_limit
 from .viewer import known_device, my_tables
 
 bp = Blueprint("records", __name__)
@@ -232,6 +233,7 @@ def _index_context() -> dict[str, Any]:
 
 
 @bp.get("/records")
+@records_limit
 def index() -> Any:
     # What a rename did comes through the session (flash), never the URL: a
     # link cannot make this page print text as if it were the site's (issue 23).
@@ -240,6 +242,7 @@ def index() -> Any:
 
 
 @bp.get("/records/player/<key>")
+@records_limit
 def player(key: str) -> Any:
     if len(key) > MAX_NAME_LENGTH * 4:
         abort(404)
@@ -274,6 +277,8 @@ def player(key: str) -> Any:
 
 
 @bp.get("/records.csv")
+@records_limit
+@one_job
 def export_csv() -> Any:
     out = io.StringIO()
     writer = csv.writer(out)

@@ -29,6 +29,7 @@ from .costly import one_job
 from .games import FormError
 from .games import load as load_screens
 from .ratelimit import new_table_limit, solver_limit
+from .viewer import device_id, known_device
 from .viewer import viewer_for
 
 bp = Blueprint("solitaire", __name__)
@@ -43,7 +44,7 @@ START_BUDGET = 0.5
 # takes longest on: a deal offered as one that can be won is a yes at once.
 KNOWN_WINS = solitaire_solver.KnownWins(shipped=solitaire_deals.winning_line)
 KNOWING = "with every card known (face down and in hand)"
-STATISTICS_TABLES = 500  # the most recent solitaire tables the statistics look at
+STATISTICS_TABLES = 500  # the most recent of this phone's deals the statistics look at
 
 
 def solver_odds() -> str:
@@ -171,15 +172,25 @@ def _verdict(found: solitaire_solver.Solution, where: str) -> str:
     )
 
 
+def my_deals() -> list[Any]:
+    """This phone's solitaire tables (those it started, or opened by their
+    link), newest first. Never the server's: a deal's address is its key, and
+    a stranger who found one on a public page could play it, or undo a win."""
+    device = known_device()
+    if device is None:
+        return []
+    return store().tables_of(device, limit=STATISTICS_TABLES, game=GAME)
+
+
 def statistics(tables: list[Any] | None = None) -> Statistics:
-    """Played, won and streaks over this server's solitaire tables.
+    """Played, won and streaks over this phone's solitaire tables.
 
     A deal counts as played once a move was made, and as won when it is
     sorted. Streaks count wins in a row, oldest to newest; a deal that is not
     won ends the streak, except the newest one while it is still in play.
     """
     if tables is None:
-        tables = store().tables(game=GAME, limit=STATISTICS_TABLES)
+        tables = my_deals()
     results: list[tuple[datetime, int, bool]] = []
     for table in tables:
         try:
@@ -204,7 +215,7 @@ def statistics(tables: list[Any] | None = None) -> Statistics:
 
 @bp.get("/solitaire")
 def index(error: str | None = None, form: Any = None, status: int = 200) -> Any:
-    tables = store().tables(game=GAME, limit=STATISTICS_TABLES)
+    tables = my_deals()
     stats = statistics(tables)
     recent = []
     for table in tables[:10]:
@@ -237,4 +248,7 @@ def new() -> Any:
         table = store().create_table(GAME, [name], options, f"Solitaire #{options['deal']}")
     except (FormError, TableError) as exc:
         return index(error=sentence(str(exc)), form=form, status=422)
+    # The phone that deals is the host, as at any new table: Play again, delete,
+    # its start page and its own backup (issue 42: solo tables had no host).
+    store().remember_member(table.token, device_id(), "host")
     return redirect(url_for("table.page", token=table.token), code=303)
