@@ -43,6 +43,12 @@ PAPERS = {
     "letter": Options(paper="letter", card="ccg"),
 }
 FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
+CARD_SHEETS = {
+    # The card sheets' other layouts: furniture in thin or side margins.
+    "a4-bleed": Options(paper="a4", bleed=True, ink_saving=False),
+    "letter-poker": Options(paper="letter"),
+    "letter-fold": Options(paper="letter", fold=True, cut_to_edge=True),
+}
 
 
 @functools.lru_cache(maxsize=32)
@@ -241,6 +247,23 @@ def test_every_text_stands_out_from_what_is_under_it(paper):
                     f"{ratio:.2f}:1 on {tuple(round(v, 2) for v in ground)}"
                 )
     assert faint == [], "\n".join(sorted(set(faint)))
+
+
+@pytest.mark.parametrize("layout", sorted(CARD_SHEETS))
+@pytest.mark.parametrize("part", ["deck", "standard-deck"])
+def test_card_sheets_of_every_layout_keep_the_same_type_rules(part, layout):
+    problems = []
+    for number, page in enumerate(pages_of(part, CARD_SHEETS[layout]), start=1):
+        problems += [f"p{number}: {line}" for line in tight_lines(page)]
+        for run in page.runs:
+            if not run.text.strip():
+                continue
+            if run.size < MIN_SIZE - 0.005:
+                problems.append(f"p{number}: {run.text!r} at {run.size:.2f} pt")
+            ratio = contrast(rgb(run.fill), background(page, run))
+            if ratio < (LARGE_CONTRAST if large(run) else CONTRAST):
+                problems.append(f"p{number}: {run.text!r} at {ratio:.2f}:1")
+    assert problems == [], "\n".join(sorted(set(problems)))
 
 
 def test_the_contrast_measure_sees_white_type_on_a_light_band():
