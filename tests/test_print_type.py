@@ -349,8 +349,9 @@ def test_no_section_of_an_aid_is_split_across_its_columns(paper):
         "http://localhost:5000/",
         "https://games.example.org/",
         "http://192.168.178.23:5000/club/leafpile/" + "x" * 60 + "/",
+        ("https://games.example.org/" + "a" * 300)[:299] + "/",  # the longest accepted
     ],
-    ids=["localhost", "name", "long"],
+    ids=["localhost", "name", "long", "longest"],
 )
 def test_the_address_under_each_qr_code_is_printed_whole_and_large(paper, url):
     options = Options(paper=paper, url=url)
