@@ -11,16 +11,20 @@ and the production setup's gunicorn (deploy/gunicorn.conf.py) both run
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+# Nothing heavy at import: gunicorn's master imports this module to check the
+# settings before it forks workers, and must not hold SQLAlchemy or Flask
+# (their locks made before gevent patches the workers).
 
 #: Whole-number settings: (low, high, unit). The join code's bounds are
-#: companion/tables/join_codes.py's SHORTEST and LONGEST.
+#: companion/tables/join_codes.py's SHORTEST and LONGEST; the pool's are
+#: companion/app.py's database_pool (which the app applies).
 WHOLE_SETTINGS: dict[str, tuple[int, int, str]] = {
+    "LEAFPILE_DATABASE_POOL": (1, 1000, "connections"),
     "LEAFPILE_JOIN_CODE_LENGTH": (5, 10, "characters"),
     "LEAFPILE_PROXY_HOPS": (0, 10, "proxies"),
     "LEAFPILE_JOB_SLOTS": (1, 1000, "jobs"),
@@ -36,9 +40,6 @@ NUMBER_SETTINGS: dict[str, tuple[float, float, str]] = {
 
 def check_settings(env: Mapping[str, str] | None = None) -> None:
     """Raise ValueError, one line, for the first setting out of its range."""
-    from .app import database_pool
-    from .tables.models import database_wait
-
     env = os.environ if env is None else env
     for name, (low, high, unit) in WHOLE_SETTINGS.items():
         text = env.get(name, "").strip()
@@ -58,8 +59,30 @@ def check_settings(env: Mapping[str, str] | None = None) -> None:
             raise ValueError(
                 f"{name} must be a number of {unit}, {lowest:g} to {highest:g} (not {text!r})"
             )
-    database_pool(env.get("LEAFPILE_DATABASE_POOL", ""))
     database_wait(env.get("LEAFPILE_DATABASE_WAIT", ""))
+
+
+def database_wait(setting: str | None = None) -> float:
+    """``LEAFPILE_DATABASE_WAIT``: how long a process starting waits for a
+    database server that does not answer (seconds; ``forever``; default 0,
+    no wait). The production workers wait forever (deploy/gunicorn.conf.py):
+    one that gave up would stop gunicorn ("Worker failed to boot") and with it
+    the whole setup. ``leafpile`` on a laptop says at once what is wrong."""
+    text = (os.environ.get("LEAFPILE_DATABASE_WAIT", "") if setting is None else setting).strip()
+    if not text:
+        return 0.0
+    if text.lower() == "forever":
+        return math.inf
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86_400:  # NaN fails this too
+        raise ValueError(
+            "LEAFPILE_DATABASE_WAIT must be a number of seconds, 0 to 86400, or forever"
+            f" (not {text!r})"
+        )
+    return seconds
 
 
 def data_folder_problem(folder: Path, error: OSError, env: Mapping[str, str] | None = None) -> str:
@@ -87,6 +110,9 @@ def check_data_folder(folder: Path) -> None:
 
 def database_problem(url: str, error: BaseException) -> str:
     """One line: why the database cannot be used (its URL without the password)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+
     try:
         shown = make_url(url).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):

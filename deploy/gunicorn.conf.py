@@ -27,6 +27,14 @@ patches the process, and its database pool would block the event loop.
 import multiprocessing
 import os
 
+# A worker starting while PostgreSQL is not up yet (a reboot, or recovering
+# after a crash) waits for it, with backoff and a line in the log every try
+# (companion/tables/models.py), instead of failing: one worker that failed to
+# boot stopped gunicorn, and with it the whole setup (issue 42). gunicorn
+# counts a worker's silence only from its first heartbeat, after it booted,
+# so the wait is not cut short by `timeout`.
+os.environ.setdefault("LEAFPILE_DATABASE_WAIT", "forever")
+
 bind = "unix:" + os.environ["LEAFPILE_SOCKET"]
 workers = int(os.environ.get("LEAFPILE_WORKERS") or multiprocessing.cpu_count())
 worker_class = "gevent"

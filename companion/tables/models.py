@@ -9,7 +9,6 @@ them: that is what keeps the imports one way.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import sqlite3
 import time
@@ -32,6 +31,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from companion.startup import database_wait
 
 MAX_NAME_LENGTH = 24
 MAX_TITLE_LENGTH = 60
@@ -196,29 +197,6 @@ _SCHEMA_LOCK = 0x1EAF911E
 #: from the first to the last, then every LAST seconds.
 FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS = 0.5, 10.0
 _log = logging.getLogger("leafpile.database")
-
-
-def database_wait(setting: str | None = None) -> float:
-    """``LEAFPILE_DATABASE_WAIT``: how long a process starting waits for a
-    database server that does not answer (seconds; ``forever``; default 0,
-    no wait). The production workers wait forever (deploy/gunicorn.conf.py):
-    one that gave up would stop gunicorn ("Worker failed to boot") and with it
-    the whole setup. ``leafpile`` on a laptop says at once what is wrong."""
-    text = (os.environ.get("LEAFPILE_DATABASE_WAIT", "") if setting is None else setting).strip()
-    if not text:
-        return 0.0
-    if text.lower() == "forever":
-        return math.inf
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= 86_400:  # NaN fails this too
-        raise ValueError(
-            "LEAFPILE_DATABASE_WAIT must be a number of seconds, 0 to 86400, or forever"
-            f" (not {text!r})"
-        )
-    return seconds
 
 
 def _create_schema(engine: Engine) -> None:
