@@ -363,3 +363,45 @@ def test_the_records_pages_share_one_rate_limit(app, phone):
     assert set(answers) == {200}
     for page in pages:
         assert phone.client.get(page).status_code == 429
+
+
+def test_a_flooding_address_is_refused_in_front_of_flask_and_nobody_else_is(app, phone):
+    """Once over a limit, an address's next requests on that route are refused
+    by the gate in front of Flask (no request context, no session, no page),
+    with Retry-After; its other routes and other addresses are served."""
+    from flask import request_started
+
+    app.config["LEAFPILE_RATE_LIMITS"] = True
+    ratelimit.reset()
+    allowed = int(ratelimit.BACKUP_LIMIT.split()[0])
+    for _ in range(allowed + 1):
+        phone.client.get("/backup")
+    seen: list[str] = []
+
+    def counted(sender: Any, **_: Any) -> None:
+        seen.append("flask")
+
+    request_started.connect(counted, app)
+    try:
+        plain = phone.client.get("/backup")
+        fragment = phone.client.get("/backup", headers={"HX-Request": "true"})
+        assert seen == []  # Flask never saw them
+        home = phone.client.get("/")
+        assert home.status_code == 200 and seen == ["flask"]  # its other routes are served
+        other = app.test_client().get(
+            "/backup", environ_base={"REMOTE_ADDR": "192.0.2.9"}
+        )  # another address
+        assert other.status_code == 200
+    finally:
+        request_started.disconnect(counted, app)
+    assert plain.status_code == 429 and int(plain.headers["Retry-After"]) >= 1
+    assert "Too many requests from this phone" in plain.get_data(as_text=True)
+    assert fragment.status_code == 429
+    assert fragment.get_data(as_text=True).startswith('<div id="board"')
+    assert fragment.headers["Content-Security-Policy"]
+    # The window ends: the address is served again, by Flask.
+    ratelimit.clock = lambda: time.time() + 3600
+    try:
+        assert phone.client.get("/backup").status_code == 200
+    finally:
+        ratelimit.clock = time.time

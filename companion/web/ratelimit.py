@@ -181,6 +181,10 @@ _LIMITED = "_leafpile_rate_limited"  # the view's (scope, methods)
 # cost a write apiece, and on SQLite those writes queued with the tables'
 # entries). Per process and per app; the database stays the one count.
 _BOXED: dict[tuple[str, str, str], float] = {}
+#: How many of the box's entries each address has: the gate in front of Flask
+#: (:class:`PenaltyBoxGate`) asks this first, so a request from an address
+#: with none costs it one lookup.
+_BOXED_ADDRESSES: dict[str, int] = {}
 _BOXED_LOCK = Lock()
 _BOXED_MAX = 10_000  # addresses remembered at most (the oldest go first)
 
@@ -194,9 +198,11 @@ def _box(scope: str) -> Callable[[RequestLimit], None]:
     def on_breach(limit: RequestLimit) -> None:
         key = (_app_key(), scope, client_address())
         with _BOXED_LOCK:
+            if key not in _BOXED:
+                _BOXED_ADDRESSES[key[2]] = _BOXED_ADDRESSES.get(key[2], 0) + 1
             _BOXED[key] = float(limit.reset_at)
             while len(_BOXED) > _BOXED_MAX:
-                del _BOXED[next(iter(_BOXED))]
+                _forget(next(iter(_BOXED)))
 
     return on_breach
 
@@ -206,12 +212,22 @@ class StillOverTheLimit(TooManyRequests):
         super().__init__(retry_after=seconds)
 
 
+def _forget(key: tuple[str, str, str]) -> None:
+    """Take one entry out of the box (the caller holds the lock)."""
+    del _BOXED[key]
+    left = _BOXED_ADDRESSES.get(key[2], 0) - 1
+    if left > 0:
+        _BOXED_ADDRESSES[key[2]] = left
+    else:
+        _BOXED_ADDRESSES.pop(key[2], None)
+
+
 def _boxed_until(scope: str) -> float | None:
     key = (_app_key(), scope, client_address())
     with _BOXED_LOCK:
         until = _BOXED.get(key)
         if until is not None and until <= clock():
-            del _BOXED[key]
+            _forget(key)
             return None
     return until
 
@@ -291,3 +307,82 @@ def reset() -> None:
     starts empty)."""
     with _BOXED_LOCK:
         _BOXED.clear()
+        _BOXED_ADDRESSES.clear()
+
+
+# --- the penalty box in front of Flask ------------------------------------------------
+
+_TOO_MANY = "Too many requests from this phone just now. Wait a minute, then try again."
+_TOO_MANY_FRAGMENT = (
+    '<div id="board" class="board"><p class="notice notice-error" role="alert">'
+    f'{_TOO_MANY}</p><p><a class="btn" href="">Reload the page</a></p></div>'
+)
+
+
+class PenaltyBoxGate:
+    """WSGI middleware: a client in the penalty box for the route it asks
+    gets its 429 here, before Flask makes a request of it (issue 42).
+
+    A flooding address is refused thousands of times a minute, and through
+    Flask each refusal still cost a request context, the session, routing
+    and the error page: CPU the honest tables' entries waited for. Here it
+    is one lookup by address (no entry for nearly every request), and only
+    for a boxed address the route's match, then a fixed answer with
+    ``Retry-After``. The box itself is the one the limits above fill.
+    """
+
+    def __init__(self, app: Any, inner: Any) -> None:
+        self.app = app
+        self.inner = inner
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        address = environ.get("REMOTE_ADDR") or "unknown"
+        if address not in _BOXED_ADDRESSES:
+            return self.inner(environ, start_response)
+        seconds = self._boxed_for(environ, address)
+        if seconds is None:
+            return self.inner(environ, start_response)
+        from . import security_headers
+
+        htmx = bool(environ.get("HTTP_HX_REQUEST"))
+        body = (_TOO_MANY_FRAGMENT if htmx else _TOO_MANY + "\n").encode()
+        kind = "text/html" if htmx else "text/plain"
+        start_response(
+            "429 Too Many Requests",
+            [
+                ("Content-Type", f"{kind}; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                ("Retry-After", str(seconds)),
+                ("Cache-Control", "no-store"),
+                *security_headers(),
+            ],
+        )
+        return [body]
+
+    def _boxed_for(self, environ: dict[str, Any], address: str) -> int | None:
+        app_key = self.app.extensions.get("leafpile_penalty_box")
+        if app_key is None or not self.app.config.get("LEAFPILE_RATE_LIMITS", True):
+            return None
+        try:
+            endpoint, _ = self.app.url_map.bind_to_environ(environ).match(
+                method=environ.get("REQUEST_METHOD")
+            )
+        except Exception:  # no route, a redirect, a bad host: Flask answers it
+            return None
+        marked = getattr(self.app.view_functions.get(endpoint), _LIMITED, None)
+        if marked is None:
+            return None
+        scope, methods = marked
+        if methods and environ.get("REQUEST_METHOD") not in methods:
+            return None
+        with _BOXED_LOCK:
+            until = _BOXED.get((str(app_key), scope, address))
+        if until is None or until <= clock():
+            return None
+        return max(1, math.ceil(until - clock()))
+
+
+def init_penalty_box_gate(app: Any) -> None:
+    """Put the gate in front of the app's own WSGI app (behind ProxyFix, so the
+    address it reads is the phone's)."""
+    app.wsgi_app = PenaltyBoxGate(app, app.wsgi_app)
