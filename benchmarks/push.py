@@ -236,7 +236,12 @@ async def enter(
     table: Table, index: int, stats: Stats, end: float, entry_every: tuple[float, float]
 ) -> None:
     phone = table.phones[index]
-    poster = Connection(phone.requests.port, cookie=phone.requests.cookie, compressed=True)
+    poster = Connection(  # the phone's own address, as its stream and fetches
+        phone.requests.port,
+        cookie=phone.requests.cookie,
+        compressed=True,
+        source=phone.requests.source,
+    )
     # The first entry comes at a random point of one mean gap, the next ones
     # a whole gap apart: so the load is steady from the first second measured
     # (waiting a whole first gap left the first 10 s without an entry, and
@@ -322,7 +327,12 @@ async def stream_loop(table: Table, index: int, stats: Stats, ready: Any, end: f
     first = True
     while time.perf_counter() < end:
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            # From the phone's own address, as its requests: a server that caps
+            # connections per address (issue 42) sees each table's phones apart.
+            source = phone.requests.source
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0) if source else None
+            )
         except OSError as exc:
             stats.error(f"stream: {type(exc).__name__}")
             await asyncio.sleep(2)
