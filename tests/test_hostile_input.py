@@ -519,6 +519,9 @@ def test_names_and_titles_with_html_are_shown_as_text_everywhere(app, store, pho
                 elif rule in ("/t/<token>", "/v/<view_token>", "/t/<token>/history"):
                     assert shown[-1] in text, (url, "the title, shown as text")
                 checked += 1
+            elif response.mimetype == "application/json" and rule.endswith("/board.json"):
+                board = json.loads(body)  # data for a client, which escapes it itself
+                assert board["table"]["players"] == names and board["table"]["title"] == title
             elif response.mimetype == "application/json":
                 exported = json.loads(body)
                 assert response.headers["Content-Disposition"].startswith("attachment")

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.rules import pairs
 from companion.rules.cards import PAIRS_DECK
+from companion.tables.games import logged
 from companion.web.games import FormError
 from companion.web.games import pairs as screen
 
@@ -390,15 +391,15 @@ def test_parse_options_rejects_junk_targets(form, message):
 
 def test_parse_action_reads_a_fold_with_and_without_a_choice():
     game = pairs.new_game(TWO)
-    assert screen.parse_action({"action": "fold", "player": "Ana"}, game, None) == {
-        "type": "Fold",
-        "player": "Ana",
-        "card": None,
-        "owner": None,
-    }
-    assert screen.parse_action(
+    assert screen.parse_action({"action": "fold", "player": "Ana"}, game, None) == pairs.Fold(
+        "Ana", None, None
+    )
+    fold = screen.parse_action(
         {"action": "fold", "player": "Ana", "card": "4", "owner": "Ben"}, game, None
-    ) == {"type": "Fold", "player": "Ana", "card": 4, "owner": "Ben"}
+    )
+    assert fold == pairs.Fold("Ana", 4, "Ben")
+    # The store writes it to the log as JSON in one place.
+    assert logged(fold) == {"type": "Fold", "player": "Ana", "card": 4, "owner": "Ben"}
 
 
 def test_every_card_the_pad_can_post_round_trips_through_the_store(make_table, store, phone):

@@ -15,7 +15,7 @@ transaction (:func:`companion.tables.results.record`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -42,7 +42,7 @@ from .errors import (
     TableError,
     TapUnknown,
 )
-from .games import load
+from .games import load, logged
 from .log import Event, Snapshot, _view, reopened_round, snapshot_of, walk_log
 from .models import MAX_NAME_LENGTH, EventRow, TableRow, _now
 
@@ -138,16 +138,20 @@ class WritesMixin(StoreCore):
         self,
         token: str,
         expected_version: int,
-        action: Mapping[str, Any],
+        action: Any,
         seat: str | None = None,
         *,
         device: str | None = None,
         tap: str | None = None,
     ) -> Snapshot:
-        """Append one action if it is legal now; raise without writing if not."""
+        """Append one action if it is legal now; raise without writing if not.
+
+        ``action`` is a rules action (a ``companion.rules`` dataclass) or the
+        log's JSON for one; it is written as :func:`logged` makes it.
+        """
         try:
             # Apply exactly what the log will hold after a JSON round trip.
-            payload = json.loads(json.dumps(dict(action)))
+            payload = json.loads(json.dumps(logged(action)))
         except (TypeError, ValueError) as exc:
             raise TableError(f"this action cannot be recorded: {exc}") from exc
         return self._append(token, expected_version, "action", payload, seat, device, tap)

@@ -30,6 +30,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from companion.tables.games import logged
 from companion.tables.projection import (
     Viewer,
     board_view,
@@ -269,7 +270,7 @@ def act(token: str) -> Any:
         if not viewer.may_act:
             raise FormError(not_chosen_message(viewer))
         action = screen_of(snap.table.game).parse_action(request.form, snap.state, viewer.seat)
-        refusal = refusal_for(snap, viewer, action)
+        refusal = refusal_for(snap, viewer, logged(action))
         if refusal is not None:
             raise FormError(refusal)
         return store().act(

@@ -65,6 +65,19 @@ class GameKind:
     shows_seats: bool = False
 
 
+def logged(action: Any) -> dict[str, Any]:
+    """An action as the log holds it: JSON, with its class name as ``type``.
+
+    The one place a rules action (a frozen dataclass of ``companion.rules``)
+    becomes the log's JSON, so the web layer hands the store typed actions
+    and never writes ``{"type": ...}`` by hand. A mapping (an entry read
+    back from the log, an imported file) is taken as the JSON it already is.
+    """
+    if isinstance(action, Mapping):
+        return dict(action)
+    return actions.to_dict(action)
+
+
 def applier(rules: Any) -> Callable[[Any, Mapping[str, Any]], Any]:
     """``GameKind.apply`` for a rules module that follows the conventions:
     a JSON action dict is read with the module's ``ACTIONS`` and handed to its

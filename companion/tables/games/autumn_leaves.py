@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.rules import autumn_leaves
 
-from . import GameKind, applier
+from . import GameKind, applier, logged
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
@@ -63,7 +63,7 @@ def _redact(action: Mapping[str, Any], hidden: frozenset[str]) -> dict[str, Any]
 
 def _withdraw(state: autumn_leaves.State, player: str) -> dict[str, Any] | None:
     if state.phase == autumn_leaves.REVEAL and state.card_of(player) is not None:
-        return {"type": "Unreveal", "player": player}
+        return logged(autumn_leaves.Unreveal(player))
     return None
 
 

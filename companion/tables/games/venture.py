@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.rules import venture
 
-from . import GameKind, applier
+from . import GameKind, applier, logged
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
@@ -49,7 +49,7 @@ def _redact(action: Mapping[str, Any], hidden: frozenset[str]) -> dict[str, Any]
 
 def _withdraw(state: venture.State, player: str) -> dict[str, Any] | None:
     if state.phase == venture.BIDDING and state.has_bid(player):
-        return {"type": "WithdrawBid", "player": player}
+        return logged(venture.WithdrawBid(player))
     return None
 
 

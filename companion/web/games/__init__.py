@@ -15,9 +15,10 @@ The contract, in short:
   (``act_form``, ``card_pad``), which post the table's version, the CSRF
   token and an ``action`` name to the table's act URL.
 * ``parse_action(form, state, me)`` turns the posted form (a mapping of
-  str → str) into a JSON action dict for the game's ``GameKind.apply``, or
-  raises :class:`FormError` with a message for the person holding the phone.
-  It never writes anything.
+  str → str) into one of the rules' own action dataclasses (the store writes
+  it to the log as JSON, ``companion.tables.games.logged``), or raises
+  :class:`FormError` with a message for the person holding the phone. It
+  never writes anything.
 * ``options_template`` (optional) renders extra fields of the "new table"
   form; ``parse_options(form, players)`` reads them into the options dict
   (raising FormError for junk).
@@ -81,7 +82,7 @@ def _say(value: Any) -> str:
 class Screen:
     game: str
     board_template: str
-    parse_action: Callable[[Mapping[str, str], Any, str | None], dict[str, Any]]
+    parse_action: Callable[[Mapping[str, str], Any, str | None], Any]  # a rules action
     options_template: str | None = None
     parse_options: Callable[[Mapping[str, str], tuple[str, ...]], dict[str, Any]] = field(
         default=_no_options

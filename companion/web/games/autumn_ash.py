@@ -48,22 +48,22 @@ def toggles(side: str) -> list[tuple[str, list[tuple[int, int, str]]]]:
     return rows
 
 
-def _parse_bag(form: Mapping[str, str], state: autumn_ash.Race) -> dict[str, Any]:
+def _parse_bag(form: Mapping[str, str], state: autumn_ash.Race) -> autumn_ash.Bag:
     if form.get("action") != "bag":
         raise FormError("That button does nothing in Autumn Ash. Reload the page.")
     player = form.get("player", "")
     if player not in state.players:
         raise FormError(f"There is no player called {player[:40]!r} in this race.")
     side = state.side(player)
-    pieces = [
-        [colour, pips]
+    pieces = tuple(
+        (colour, pips)
         for colour, fields in toggles(side)
         for pips, _, field_name in fields
         if form.get(field_name)
-    ]
+    )
     if not pieces:
         raise FormError(f"Tap the pyramids {player} bagged first, then score the bag.")
-    return {"type": "Bag", "player": player, "pieces": pieces}
+    return autumn_ash.Bag(player, pieces)
 
 
 # --- the board: reading the page address ---------------------------------------
@@ -360,7 +360,9 @@ def _first_reason(board: Position, square: Square) -> str:
 # --- the board: reading the forms ------------------------------------------------
 
 
-def _parse_board(form: Mapping[str, str], state: BoardGame, me: str | None) -> dict[str, Any]:
+def _parse_board(
+    form: Mapping[str, str], state: BoardGame, me: str | None
+) -> autumn_ash.SetUp | autumn_ash.Play | autumn_ash.Pass:
     action = form.get("action")
     if action == "setup":
         return _parse_setup(form, state)
@@ -373,7 +375,7 @@ def _parse_board(form: Mapping[str, str], state: BoardGame, me: str | None) -> d
     if me is not None and me != to_move:
         raise FormError(f"It is {to_move}'s turn: this phone is {me}'s.")
     if action == "pass":
-        return {"type": "Pass", "player": to_move}
+        return autumn_ash.Pass(to_move)
     if action != "move":
         raise FormError("That button does nothing in Autumn Ash. Reload the page.")
     entry = None
@@ -393,21 +395,20 @@ def _parse_board(form: Mapping[str, str], state: BoardGame, me: str | None) -> d
     mover = board.top(origin)
     colour = autumn_ash.next_colour(mover.colour) if mover else None
     becomes = f"{colour} {autumn_ash.SIZE_NAMES[size]}" if colour else "nothing"
-    return {
-        "type": "Play",
-        "player": to_move,
-        "move": move.text(),
-        "piece": str(mover) if mover else "nothing",
-        "becomes": becomes,
-    }
+    return autumn_ash.Play(
+        player=to_move,
+        move=move.text(),
+        piece=str(mover) if mover else "nothing",
+        becomes=becomes,
+    )
 
 
-def _parse_setup(form: Mapping[str, str], state: BoardGame) -> dict[str, Any]:
+def _parse_setup(form: Mapping[str, str], state: BoardGame) -> autumn_ash.SetUp:
     first = form.get("first", "")
     if first not in state.players:
         raise FormError("Choose who moves first.")
     if form.get("layout") == "ours":
-        placements = [list(p) for p in autumn_ash.OUR_LAYOUT]
+        placements: list[tuple[str, str]] = [(p[0], p[1]) for p in autumn_ash.OUR_LAYOUT]
     else:
         placements = []
         for colour in ("green", "clear"):
@@ -416,18 +417,19 @@ def _parse_setup(form: Mapping[str, str], state: BoardGame) -> dict[str, Any]:
                 square = _square(form.get(f"place-{piece.code}"))
                 if square is None:
                     raise FormError(f"Choose a square for the {piece}.")
-                placements.append([str(square), str(piece)])
+                placements.append((str(square), str(piece)))
     try:  # check here so the message comes before anything is written
-        autumn_ash.start_position([(p[0], p[1]) for p in placements], state.side(first))
+        autumn_ash.start_position(placements, state.side(first))
     except RuleError as exc:
         raise FormError(str(exc)) from exc
-    return {"type": "SetUp", "placements": placements, "first": first}
+    return autumn_ash.SetUp(tuple(placements), first)
 
 
 # --- both modes --------------------------------------------------------------
 
 
-def parse_action(form: Mapping[str, str], state: Any, me: str | None) -> dict[str, Any]:
+def parse_action(form: Mapping[str, str], state: Any, me: str | None) -> Any:
+    """A rules action of :mod:`companion.rules.autumn_ash` (the race or the board)."""
     if isinstance(state, BoardGame):
         return _parse_board(form, state, me)
     return _parse_bag(form, state)

@@ -40,48 +40,51 @@ def _card(text: str, who: str) -> int:
         raise FormError(f"{who}'s card: {exc}.") from exc
 
 
-def _one(form: Mapping[str, str], state: al.State) -> list[list[Any]]:
+Entries = tuple[tuple[str, int], ...]
+
+
+def _one(form: Mapping[str, str], state: al.State) -> Entries:
     player = _player(form, state)
-    return [[player, _card(form.get("card", ""), player)]]
+    return ((player, _card(form.get("card", ""), player)),)
 
 
-def _many(form: Mapping[str, str], state: al.State, what: str) -> list[list[Any]]:
-    entries: list[list[Any]] = []
+def _many(form: Mapping[str, str], state: al.State, what: str) -> Entries:
+    entries: list[tuple[str, int]] = []
     for i, player in enumerate(state.players):
         text = form.get(f"card{i}", "").strip()
         if text:
-            entries.append([player, _card(text, player)])
+            entries.append((player, _card(text, player)))
     if not entries:
         raise FormError(f"Tap a card for at least one player ({what}).")
-    return entries
+    return tuple(entries)
 
 
-def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> dict[str, Any]:
-    """The posted form as a JSON action for :mod:`companion.rules.autumn_leaves`.
+def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> al.Action:
+    """The posted form as an action of :mod:`companion.rules.autumn_leaves`.
 
     Raises :class:`FormError` for an unknown button, an unknown player or a
     card that is not 1..10; whether the move is allowed now is the rules' call.
     """
     action = form.get("action", "")
     if action == "reveal":
-        return {"type": "Reveal", "cards": _one(form, state)}
+        return al.Reveal(_one(form, state))
     if action == "reveal-all":
-        return {"type": "Reveal", "cards": _many(form, state, "the revealed cards")}
+        return al.Reveal(_many(form, state, "the revealed cards"))
     if action == "highest":
-        return {"type": "Highest", "cards": _one(form, state)}
+        return al.Highest(_one(form, state))
     if action == "highest-all":
-        return {"type": "Highest", "cards": _many(form, state, "the highest cards in hand")}
+        return al.Highest(_many(form, state, "the highest cards in hand"))
     if action == "place":
         player = _player(form, state)
         if not form.get("pile"):
             raise FormError("Tap the pile the card goes on.")
-        return {"type": "Place", "player": player, "pile": _player(form, state, "pile")}
+        return al.Place(player, _player(form, state, "pile"))
     if action == "unreveal":
-        return {"type": "Unreveal", "player": _player(form, state)}
+        return al.Unreveal(_player(form, state))
     if action == "take-back":
-        return {"type": "TakeBack", "player": _player(form, state)}
+        return al.TakeBack(_player(form, state))
     if action == "discard-draw":
-        return {"type": "DiscardDraw", "player": _player(form, state)}
+        return al.DiscardDraw(_player(form, state))
     raise FormError("That button does nothing in Autumn Leaves. Reload the page.")
 
 

@@ -64,7 +64,8 @@ def read_tally(form: Mapping[str, str], prefix: str, whose: str) -> dict[str, An
     return {
         "den": den,
         "mushroom_groups": read_groups(form, f"{prefix}groups", whose),
-        "tree": read_count(form, f"{prefix}tree", f"{whose} squirrel height", high=40),
+        # Past the tree's top the referee says why (LX3); the form only stops junk.
+        "tree": read_count(form, f"{prefix}tree", f"{whose} squirrel height", high=999),
         "sun": read_count(form, f"{prefix}sun", f"{whose} sun tokens", high=MAX_TOKENS),
         "leaf_cards": read_count(
             form, f"{prefix}leaf_cards", f"{whose} leaf cards", high=leaf.LEAF_CARD_COUNT
@@ -82,7 +83,7 @@ def read_tally(form: Mapping[str, str], prefix: str, whose: str) -> dict[str, An
     }
 
 
-def parse_action(form: Mapping[str, str], state: leaf.State, me: str | None) -> dict[str, Any]:
+def parse_action(form: Mapping[str, str], state: leaf.State, me: str | None) -> leaf.EnterTally:
     if form.get("action") != "tally":
         raise FormError("That button does nothing on a Leaf score sheet. Reload the page.")
     player = form.get("player", "")
@@ -90,7 +91,7 @@ def parse_action(form: Mapping[str, str], state: leaf.State, me: str | None) -> 
         raise FormError(f"There is no player called {player[:40]!r} at this table.")
     tally = read_tally(form, "", f"{player}'s")
     tally.pop("forest")
-    return {"type": "EnterTally", "player": player, "tally": tally}
+    return leaf.EnterTally(player, tally)
 
 
 def summary(state: leaf.State) -> str:

@@ -57,13 +57,13 @@ def _animal(value: str, where: str) -> str | None:
     return value
 
 
-def read_mat(form: Mapping[str, str]) -> list[list[Any] | None]:
+def read_mat(form: Mapping[str, str]) -> tuple[nw.Slot, ...]:
     """The five mat spaces (``m1``..``m5`` and ``m1_acorn``...), None for an empty one."""
-    mat: list[list[Any] | None] = []
+    mat: list[nw.Slot] = []
     for i in range(1, nw.MAT_SLOTS + 1):
         animal = _animal(str(form.get(f"m{i}", "")), f"Mat space {i}")
-        mat.append(None if animal is None else [animal, bool(form.get(f"m{i}_acorn"))])
-    return mat
+        mat.append(None if animal is None else (animal, bool(form.get(f"m{i}_acorn"))))
+    return tuple(mat)
 
 
 def read_tips(form: Mapping[str, str], prefix: str, what: str) -> dict[str, int]:
@@ -74,7 +74,7 @@ def read_tips(form: Mapping[str, str], prefix: str, what: str) -> dict[str, int]
     return {c: n for c, n in tips.items() if n}
 
 
-def _draws_from_the_deck(state: nw.State, mat: list[list[Any] | None]) -> bool:
+def _draws_from_the_deck(state: nw.State, mat: tuple[nw.Slot, ...]) -> bool:
     """Whether the North Wind's orange action takes no animal of this mat (N8)."""
     if state.card is None or state.current != "orange":
         return False
@@ -85,7 +85,8 @@ def _draws_from_the_deck(state: nw.State, mat: list[list[Any] | None]) -> bool:
         return False  # the referee refuses the mat itself, with its own words
 
 
-def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> dict[str, Any]:
+def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> Any:
+    """The :mod:`companion.rules.north_wind` action a posted form means."""
     action = form.get("action", "")
     if action == "setup":
         need = nw.STARTING[state.difficulty][1]
@@ -94,38 +95,31 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
         ]
         if any(a is None for a in animals):
             raise FormError(f"Choose all {need} of the North Wind's starting animals.")
-        return {"type": "SetupAnimals", "animals": animals}
+        return nw.SetupAnimals(tuple(a for a in animals if a is not None))
     if action == "end-turn":
-        return {"type": "EndHumanTurn"}
+        return nw.EndHumanTurn()
     if action == "human-season":
         crossed = _choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed.")
-        return {"type": "HumanSeason", "crossed": crossed}
+        return nw.HumanSeason(crossed)
     if action == "reaction":
-        return {
-            "type": "ReactionSun",
-            "sun": read_count(form, "sun", "the reaction sun", high=15, default=None),
-        }
+        return nw.ReactionSun(read_count(form, "sun", "the reaction sun", high=15, default=None))
     if action == "pile":
-        return {
-            "type": "PileEmptied",
-            "leaf": _choice(form, "leaf", leaf.LEAF_SHAPES, "Choose which pile ran out."),
-        }
+        return nw.PileEmptied(_choice(form, "leaf", leaf.LEAF_SHAPES, "Choose which pile ran out."))
     if action == "draw":
-        return {
-            "type": "Draw",
-            "leaf": _choice(form, "leaf", leaf.LEAF_SHAPES, "Choose the leaf shape on the card."),
-            "colour": _choice(form, "colour", leaf.COLOURS, "Choose the card's action colour."),
-            "arrow": _choice(form, "arrow", nw.ARROWS, "Choose the card's arrow."),
-        }
+        return nw.Draw(
+            leaf=_choice(form, "leaf", leaf.LEAF_SHAPES, "Choose the leaf shape on the card."),
+            colour=_choice(form, "colour", leaf.COLOURS, "Choose the card's action colour."),
+            arrow=_choice(form, "arrow", nw.ARROWS, "Choose the card's arrow."),
+        )
     if action == "reshuffle":
-        return {"type": "Reshuffle"}
+        return nw.Reshuffle()
     if action == "place":
-        return {"type": "Place", "tips": read_tips(form, "tips_", "The placed leaf")}
+        return nw.Place(read_tips(form, "tips_", "The placed leaf"))
     if action == "done":
-        return {"type": "Done"}
+        return nw.Done()
     if action == "red":
         outcome = _choice(form, "outcome", nw.RED_OUTCOMES, "Say how the red action went.")
-        return {"type": "Red", "outcome": outcome}
+        return nw.Red(outcome)
     if action == "orange":
         drawn = _animal(str(form.get("drawn", "")), "The animal drawn from the deck")
         mat = read_mat(form)
@@ -134,11 +128,10 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
                 "Nothing on the mat is wanted, so it takes the top card of the animal deck: "
                 "draw it and enter it below"
             )
-        return {
-            "type": "Orange",
-            "mat": mat,
-            "drawn": None if drawn is None else [drawn, bool(form.get("drawn_acorn"))],
-        }
+        return nw.Orange(
+            mat=mat,
+            drawn=None if drawn is None else (drawn, bool(form.get("drawn_acorn"))),
+        )
     if action == "brown":
         move = _choice(form, "move", nw.BROWN_MOVES, "Say where the squirrel went.")
         reward = {
@@ -150,28 +143,26 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> di
                 ("animals", "animals"),
             )
         }
-        return {"type": "Brown", "move": move, "fork": bool(form.get("fork")), **reward}
+        return nw.Brown(move=move, fork=bool(form.get("fork")), **reward)
     if action == "season":
-        return {
-            "type": "Season",
-            "acorns": read_count(
+        return nw.Season(
+            acorns=read_count(
                 form, "acorns", "the acorns on the new space", high=nw.MAX_REWARD, default=None
             ),
-            "crossed": _choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed."),
-        }
+            crossed=_choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed."),
+        )
     if action == "hibernate":
         animal = _animal(str(form.get("animal", "")), "The animal to hibernate")
-        mat = read_mat(form) if "m1" in form else []
-        return {"type": "Hibernate", "animal": animal, "mat": mat}
+        mat = read_mat(form) if "m1" in form else ()
+        return nw.Hibernate(animal, mat)
     if action == "final":
-        return {
-            "type": "FinalScore",
-            "human": read_tally(form, "h_", "Your"),
-            "north_wind_groups": read_groups(form, "nw_groups", "The North Wind's"),
-        }
+        return nw.FinalScore(
+            human=read_tally(form, "h_", "Your"),
+            north_wind_groups=tuple(read_groups(form, "nw_groups", "The North Wind's")),
+        )
     if action == "achieve":
         ids = [str(form.get(f"ach_{i}", "")) for i in range(len(nw.ACHIEVEMENT_GROUPS))]
-        return {"type": "Achieve", "ids": [x for x in ids if x]}
+        return nw.Achieve(tuple(x for x in ids if x))
     raise FormError("That button does nothing here. Reload the page.")
 
 

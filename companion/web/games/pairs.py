@@ -24,7 +24,11 @@ from companion.rules.errors import InvalidCard
 
 from . import FormError, Screen
 
-_CARD_ACTIONS = {"deal": "Deal", "tiebreak": "TieBreak", "hit": "Hit"}
+_CARD_ACTIONS: dict[str, type[pairs.Deal | pairs.TieBreak | pairs.Hit]] = {
+    "deal": pairs.Deal,
+    "tiebreak": pairs.TieBreak,
+    "hit": pairs.Hit,
+}
 
 
 def _player(form: Mapping[str, str], state: pairs.State, field: str = "player") -> str:
@@ -47,8 +51,8 @@ def _card(form: Mapping[str, str], who: str) -> int:
         raise FormError(f"Card for {who}: {exc}.") from exc
 
 
-def parse_action(form: Mapping[str, str], state: pairs.State, me: str | None) -> dict[str, Any]:
-    """Turn a posted form into a Pairs action dict, or raise FormError.
+def parse_action(form: Mapping[str, str], state: pairs.State, me: str | None) -> pairs.Action:
+    """Turn a posted form into a Pairs action, or raise FormError.
 
     Only the shape is checked here (a known action, a player at the table, a
     rank 1..10); whether the move is allowed now is the referee's call.
@@ -56,16 +60,16 @@ def parse_action(form: Mapping[str, str], state: pairs.State, me: str | None) ->
     action = form.get("action", "")
     if action in _CARD_ACTIONS:
         player = _player(form, state)
-        return {"type": _CARD_ACTIONS[action], "player": player, "card": _card(form, player)}
+        return _CARD_ACTIONS[action](player, _card(form, player))
     if action == "fold":
         player = _player(form, state)
         card: int | None = None
         if form.get("card", ""):
             card = _card(form, player)
         owner = _player(form, state, "owner") if form.get("owner", "") else None
-        return {"type": "Fold", "player": player, "card": card, "owner": owner}
+        return pairs.Fold(player, card, owner)
     if action == "reshuffle":
-        return {"type": "Reshuffle"}
+        return pairs.Reshuffle()
     raise FormError("That button does nothing in Pairs. Reload the page.")
 
 

@@ -24,11 +24,11 @@ def parse_points(text: str, who: str) -> int:
 
 def parse_action(
     form: Mapping[str, str], state: scorepad.ScorePad, me: str | None
-) -> dict[str, Any]:
+) -> scorepad.Action:
     action = form.get("action", "")
     if action == "add-round":
         scores = [parse_points(form.get(f"score{i}", ""), p) for i, p in enumerate(state.players)]
-        return {"type": "AddRound", "scores": scores}
+        return scorepad.AddRound(tuple(scores))
     if action == "fix":
         player = form.get("player", "")
         if player not in state.players:
@@ -37,9 +37,9 @@ def parse_action(
         if not round_text.isdecimal() or len(round_text) > 4:
             raise FormError("Choose which round to fix.")
         points = parse_points(form.get("points", ""), player)
-        return {"type": "FixEntry", "round": int(round_text), "player": player, "points": points}
+        return scorepad.FixEntry(int(round_text), player, points)
     if action == "finish":
-        return {"type": "Finish"}
+        return scorepad.Finish()
     raise FormError("That button does nothing on a score pad. Reload the page.")
 
 

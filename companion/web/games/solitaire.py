@@ -28,10 +28,12 @@ def _pile_number(text: str, what: str, piles: int) -> int:
     return number
 
 
-def parse_action(form: Mapping[str, str], state: solitaire.State, me: str | None) -> dict[str, Any]:
+def parse_action(
+    form: Mapping[str, str], state: solitaire.State, me: str | None
+) -> solitaire.Move | solitaire.Deal:
     action = form.get("action", "")
     if action == "deal":
-        return {"type": "Deal"}
+        return solitaire.Deal()
     if action != "move":
         raise FormError("That button does nothing in solitaire. Reload the page.")
     pick = form.get("pick", "")
@@ -46,7 +48,7 @@ def parse_action(form: Mapping[str, str], state: solitaire.State, me: str | None
     target_pile = _pile_number(target, "The target", piles)
     if not count_text.isdecimal() or not count_text.isascii() or len(count_text) > 2:
         raise FormError("That card choice is garbled. Tap the card again.")
-    return {"type": "Move", "source": source, "target": target_pile, "count": int(count_text)}
+    return solitaire.Move(source, target_pile, int(count_text))
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:

@@ -65,17 +65,17 @@ def _player(form: Mapping[str, str], state: venture.State, me: str | None) -> st
     return player
 
 
-def parse_action(form: Mapping[str, str], state: venture.State, me: str | None) -> dict[str, Any]:
-    """The JSON action for a posted Venture form, or FormError with the reason."""
+def parse_action(form: Mapping[str, str], state: venture.State, me: str | None) -> venture.Action:
+    """The action a posted Venture form means, or FormError with the reason."""
     action = form.get("action", "")
     if action == "slug":
-        return {"type": "EnterSlug", "cards": parse_cards(form.get("cards", ""))}
+        return venture.EnterSlug(tuple(parse_cards(form.get("cards", ""))))
     if action in ("bid", "change"):
         player = _player(form, state, me)
-        kind = "Bid" if action == "bid" else "ChangeBid"
-        return {"type": kind, "player": player, "card": _card(form)}
+        bid = venture.Bid if action == "bid" else venture.ChangeBid
+        return bid(player, _card(form))
     if action == "withdraw":
-        return {"type": "WithdrawBid", "player": _player(form, state, me)}
+        return venture.WithdrawBid(_player(form, state, me))
     raise FormError("That button does nothing in Venture. Reload the page.")
 
 
@@ -107,11 +107,11 @@ def describe(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
     player = str(action.get("player", "?"))
     card = action.get("card")
-    known = isinstance(card, int) and not isinstance(card, bool)
-    if kind == "Bid" and known:
-        return f"{player} bid {cards.article(card)} {card}"
-    if kind == "ChangeBid" and known:
-        return f"{player} changed their bid to {cards.article(card)} {card}"
+    if isinstance(card, int) and not isinstance(card, bool):
+        if kind == "Bid":
+            return f"{player} bid {cards.article(card)} {card}"
+        if kind == "ChangeBid":
+            return f"{player} changed their bid to {cards.article(card)} {card}"
     if kind == "EnterSlug":
         shown = action.get("cards", [])
         listed = " ".join(str(c) for c in shown) if isinstance(shown, list) else "?"
