@@ -175,8 +175,8 @@ def _serve_option(
     parser: argparse.ArgumentParser, args: argparse.Namespace, flag: str
 ) -> str | int | None:
     """One of --host/--port, given before or after `serve` (never two different values)."""
-    before = getattr(args, BEFORE_DESTS[flag])
-    after = getattr(args, SERVE_DESTS[flag], None)
+    before: str | int | None = getattr(args, BEFORE_DESTS[flag])
+    after: str | int | None = getattr(args, SERVE_DESTS[flag], None)
     if before is not None and after is not None and before != after:
         parser.error(f"{flag} is given twice ({before} and {after}): give it once")
     return after if after is not None else before

@@ -21,7 +21,7 @@ from printables.images import MAX_DPI, MIN_DPI, card_images, images_filename
 from printables.services import SERVICES, service_files
 from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, Options, parse_cards, parse_offset
 
-from .server import lan_address
+from .network import lan_address
 
 PART_NAMES = (*PARTS, "cards")
 CARD_PARTS = ("deck", "standard-deck", "kit")
