@@ -154,14 +154,17 @@ def poll(token: str) -> Any:
     return render_polled_board(snap, viewer_from(snap, device, read.facts))
 
 
-@bp.get("/v/<view_token>")
-def view(view_token: str) -> Any:
+def _spectated(view_token: str) -> Snapshot:
+    """The table behind a spectator address, or 404."""
     try:
-        table = store().table_by_view_token(view_token)
+        return store().snapshot(store().table_by_view_token(view_token).token)
     except NoSuchTable:
         abort(404)
-    snap = store().snapshot(table.token)
-    return _page(snap, SPECTATOR)
+
+
+@bp.get("/v/<view_token>")
+def view(view_token: str) -> Any:
+    return _page(_spectated(view_token), SPECTATOR)
 
 
 @bp.get("/v/<view_token>/poll")
@@ -179,7 +182,7 @@ def view_poll(view_token: str) -> Any:
 
 @bp.get("/t/<token>/board.json")
 def board_data(token: str) -> Response:
-    """This phone's board as data (``docs/api.md``): the same view the page is drawn from."""
+    """This phone's board as data (``docs/board-json.md``): the view the page is drawn from."""
     snap = _snapshot(token)
     return _json(board_json(board_view(snap, viewer_for(snap))))
 
@@ -187,11 +190,7 @@ def board_data(token: str) -> Response:
 @bp.get("/v/<view_token>/board.json")
 def view_board_data(view_token: str) -> Response:
     """The spectator screen's board as data."""
-    try:
-        table = store().table_by_view_token(view_token)
-    except NoSuchTable:
-        abort(404)
-    return _json(board_json(board_view(store().snapshot(table.token), SPECTATOR)))
+    return _json(board_json(board_view(_spectated(view_token), SPECTATOR)))
 
 
 def _json(data: dict[str, Any]) -> Response:
