@@ -92,7 +92,7 @@ from .models import (
 )
 from .projection import BoardView, Viewer, board_view
 from .rematches import RematchMixin
-from .seats import MEMBER_ROLES, PHONE_MODES, BoardRead, SeatsMixin, ViewerFacts
+from .seats import MEMBER_ROLES, PHONE_MODES, BoardRead, ViewerFacts
 from .writes import WritesMixin
 
 
