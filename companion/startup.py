@@ -142,3 +142,20 @@ def database_problem(url: str, error: BaseException) -> str:
         return f"the database {shown} refused to start Leafpile ({reason})"
     reason = getattr(error, "strerror", None) or str(error)
     return f"cannot open the database {shown} ({reason})"
+
+
+def main() -> int:
+    """``python -m companion.startup``: check the settings, one line and exit 1 if wrong
+    (deploy/serve and the systemd units run it before they start anything)."""
+    import sys
+
+    try:
+        check_settings()
+    except ValueError as exc:
+        print(f"leafpile: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
