@@ -253,3 +253,49 @@ def test_an_entry_and_a_fetch_cost_the_same_rules_applies_at_any_length(
     ]
     writer.engine.dispose()
     reader.engine.dispose()
+
+
+# --- templates see the view, never the state ----------------------------------------
+
+
+@pytest.mark.parametrize("game", ["venture", "autumn_leaves", "solitaire"])
+def test_a_board_template_is_given_no_rules_state(app, store, game):
+    """What a board template can print is what its context holds: for a game
+    with hidden cards, the context holds the game's view and no value of
+    the rules state type, however deep one looks into it."""
+    import dataclasses
+
+    from markupsafe import Markup
+
+    from companion.tables.projection import Viewer
+    from companion.web.board import board_context
+
+    players = {"solitaire": ["Ana"]}.get(game, PLAYERS)
+    table = store.create_table(game, players, {}, seed=1)
+    if game == "venture":
+        _venture_setup(store, table.token)
+    snap = store.snapshot(table.token)
+    state_type = type(snap.state)
+    board = board_view(snap, Viewer(seat=None, readonly=False, taken=frozenset()))
+    with app.test_request_context("/"):
+        context = board_context(board, who=Markup(""))
+    assert not {"state", "snap", "viewer"} & set(context)
+
+    def reachable(value: Any, depth: int = 0) -> list[Any]:
+        if depth > 6:
+            return []
+        found = [value]
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                found += reachable(getattr(value, f.name), depth + 1)
+        elif isinstance(value, dict):
+            for v in value.values():
+                found += reachable(v, depth + 1)
+        elif isinstance(value, list | tuple | frozenset | set):
+            for v in value:
+                found += reachable(v, depth + 1)
+        return found
+
+    everything = [v for value in context.values() for v in reachable(value)]
+    assert not [v for v in everything if isinstance(v, state_type)]
+    assert context["view"] is board.game and not isinstance(board.game, state_type)
