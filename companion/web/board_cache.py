@@ -101,9 +101,11 @@ def cached_renders() -> int:
 
 def shared_who_bar(board: BoardView, viewer: Viewer) -> str:
     """This phone's bar with its CSRF token cut out, drawn once per table
-    version and viewer key and then shared: the phones passed round a
-    table, or all watching, have the same bar."""
-    key = (board.table.token, board.table.version, "who", viewer.cache_key)
+    and viewer key and then shared: the phones passed round a table, or all
+    watching, have the same bar. It reads nothing of the table but its
+    address and players, which never change, so a new version of the table
+    draws no bar again."""
+    key = (board.table.token, "who", viewer.cache_key)
     bar = _recall(key)
     if bar is None:
         bar = without_tokens(str(who_bar(board, viewer, None, False)))
