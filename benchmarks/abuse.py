@@ -39,7 +39,7 @@ every loop ends with the run.
     python benchmarks/abuse.py --database-url postgresql+psycopg://...
 
 Needs Linux (every 127.x.y.z address is this machine) and, for the default,
-Debian's nginx. ``LEAFPILE_ABUSE_LOG=FILE`` keeps the server's log there.
+Debian's nginx. ``--keep-log FILE`` keeps the server's log there.
 Every phone, its stream included, connects from its table's address (a
 server's per-address limits then see tables apart, as real phones are).
 """
@@ -440,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         "--client-nice", type=int, default=10,
         help="niceness of this client (phones and abusers) once the server is up",
     )  # fmt: skip
+    parser.add_argument("--keep-log", metavar="FILE", help="copy the server's log to FILE")
     args = parser.parse_args(argv)
     PAUSE_AFTER_REFUSAL[0] = args.pause
     if not 0 <= args.abusers <= len(ABUSERS):
@@ -472,10 +473,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         finally:
             load.stop_server(process)
-            if os.environ.get("LEAFPILE_ABUSE_LOG"):  # keep the server's log to read
-                Path(os.environ["LEAFPILE_ABUSE_LOG"]).write_bytes(
-                    (instance / "gunicorn.log").read_bytes()
-                )
+            if args.keep_log:  # the server's log, to read after the run
+                Path(args.keep_log).write_bytes((instance / "gunicorn.log").read_bytes())
     measured = {name: _phase_report(args.play, parts) for name, parts in phases.items()}
     quiet_p95 = measured["quiet"]["honest_action_ms"].get("p95")
     abused_p95 = measured["abused"]["honest_action_ms"].get("p95")

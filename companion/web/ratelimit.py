@@ -53,7 +53,7 @@ BACKUP_LIMIT = "4 per minute; 20 per hour"
 #: The records pages, CSVs and achievements: counted by the database over the
 #: group's results (and every result for the operator), so a script reloading
 #: them in a loop is kept to what a person browsing them does.
-RECORDS_LIMIT = "60 per minute"
+RECORDS_LIMIT = "20 per minute"
 #: Operator sign-in attempts (the token is long; this only keeps the log quiet).
 OPERATOR_LIMIT = "10 per minute"
 #: Wrong join codes, so codes cannot be guessed by brute force. Only misses count.
