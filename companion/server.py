@@ -384,8 +384,8 @@ class _DeadlineReader(io.RawIOBase):
             raise
 
 
-def stream_server(listener: socket.socket, app: Flask, limits: ServerLimits | None = None) -> Any:
-    """A gevent WSGI server on ``listener`` with ``limits`` (default: from the
+def stream_server(listener: socket.socket, app: Flask, given: ServerLimits | None = None) -> Any:
+    """A gevent WSGI server on ``listener`` with ``given`` limits (default: from the
     environment): at most ``max_connections`` connections and ``per_address``
     from any one address; each closed after ``idle`` seconds without a byte
     either way, or after ``keepalive`` waiting for the next request once it
@@ -403,7 +403,7 @@ def stream_server(listener: socket.socket, app: Flask, limits: ServerLimits | No
     from gevent.pool import Pool
     from gevent.pywsgi import Input, WSGIHandler, WSGIServer
 
-    limits = limits or ServerLimits.from_environment()
+    limits = given or ServerLimits.from_environment()
 
     class FairHandler(WSGIHandler):  # type: ignore[misc]
         def __init__(self, sock: Any, address: Any, server: Any, rfile: Any = None) -> None:

@@ -124,7 +124,7 @@ def _listeners_on(port: int) -> set[int]:
             fields = line.split()
             if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
                 inodes.add(f"socket:[{fields[9]}]")
-    holders = set()
+    holders: set[int] = set()
     if not inodes:
         return holders
     for entry in Path("/proc").iterdir():
