@@ -277,8 +277,8 @@ class Setup:
         )
 
 
-@pytest.fixture
-def setup(tmp_path: Path, postgres: Postgres) -> Iterator[Setup]:
+def _start(tmp_path: Path, postgres: Postgres) -> Setup:
+    """deploy/serve on ``postgres``, as docs/deploying.md runs it (not waited for)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -296,21 +296,56 @@ def setup(tmp_path: Path, postgres: Postgres) -> Iterator[Setup]:
             ["bash", str(ROOT / "deploy" / "serve")], cwd=ROOT, env=env, stdout=out,
             stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
-    served = Setup(process, port, log)
+    return Setup(process, port, log)
+
+
+def _end(served: Setup) -> None:
+    family = _descendants(served.process.pid) | {served.process.pid}
+    if served.process.poll() is None:
+        os.killpg(served.process.pid, signal.SIGKILL)
+        served.process.wait(timeout=30)
+    for pid in family:
+        _kill(pid)
+
+
+def _until_healthy(served: Setup) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while _status(served.port, "GET", "/healthz") != 200:
+        assert served.process.poll() is None, served.log.read_text()[-3000:]
+        assert time.monotonic() < deadline, served.log.read_text()[-3000:]
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def setup(tmp_path: Path, postgres: Postgres) -> Iterator[Setup]:
+    served = _start(tmp_path, postgres)
     try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while _status(port, "GET", "/healthz") != 200:
-            assert process.poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.2)
+        _until_healthy(served)
         yield served
     finally:
-        family = _descendants(process.pid) | {process.pid}
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=30)
-        for pid in family:
-            _kill(pid)
+        _end(served)
+
+
+def test_deploy_serve_started_before_the_database_waits_for_it(tmp_path, postgres):
+    """After a reboot deploy/serve (or systemd) may start before PostgreSQL:
+    its workers wait, say so, and serve once the database answers."""
+    postgres.stop()
+    served = _start(tmp_path, postgres)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while WAITING not in served.log.read_text():
+            assert served.process.poll() is None, served.log.read_text()[-3000:]
+            assert time.monotonic() < deadline, served.log.read_text()[-3000:]
+            time.sleep(0.2)
+        assert served.process.poll() is None  # still up, and waiting
+        postgres.start()
+        started = time.monotonic()
+        _until_healthy(served)
+        assert time.monotonic() - started < RECOVERY_BOUND
+        assert "the database answers; starting" in served.log.read_text()
+        assert "Worker failed to boot" not in served.log.read_text()
+    finally:
+        _end(served)
 
 
 def _status(port: int, method: str, path: str) -> int | None:
