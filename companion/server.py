@@ -487,16 +487,19 @@ def stream_server(listener: socket.socket, app: Flask, given: ServerLimits | Non
         """Counts connections by address: one address over its share is told
         so (503) and closed at once, before it takes a place in the pool."""
 
-        held: Counter[str] = Counter()
+        held: Counter[str]  # connections open, by address (set below)
 
         def do_handle(self, sock: Any, address: Any) -> None:
             key = str(address[0]) if isinstance(address, tuple) else ""
             if limits.per_address and self.held[key] >= limits.per_address:
                 # Runs in the accept loop: never wait. A fresh socket's send
-                # buffer takes these few bytes at once.
+                # buffer takes these few bytes at once; what the client has
+                # sent already is read first, so that closing sends the
+                # answer and a FIN rather than a reset that may discard it.
                 with suppress(OSError):
                     sock.setblocking(False)
                     sock.send(TOO_MANY_FROM_ONE_ADDRESS)
+                    sock.recv(READ_BUFFER_BYTES)
                 sock.close()
                 return
             self.held[key] += 1
