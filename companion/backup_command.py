@@ -118,9 +118,10 @@ def _must_exist(url: str) -> None:
         parsed = make_url(url)
     except Exception:
         return  # _engine says what is wrong with it
-    path = parsed.database
-    sqlite_file = parsed.get_backend_name() == "sqlite" and path and path != ":memory:"
-    if sqlite_file and not path.startswith("file:") and not Path(path).is_file():
+    path = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or path in ("", ":memory:"):
+        return
+    if not path.startswith("file:") and not Path(path).is_file():
         raise CommandError(f"there is no database at {path}")
 
 

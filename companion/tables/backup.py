@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, Select, Table, false, func, insert, select, text
+from sqlalchemy import DateTime, Integer, Select, Table, and_, false, func, insert, select, text
 from sqlalchemy.engine import Connection, Engine
 
 from .store import Base, TableError, _create_schema
@@ -134,10 +134,7 @@ def _in_group(table: Table, group: Any) -> Any:
     refs = [c for c in table.columns if c.foreign_keys and c.name.endswith("table_id")]
     if not refs:
         return false()
-    condition = refs[0].in_(group)
-    for column in refs[1:]:
-        condition = condition & column.in_(group)
-    return condition
+    return and_(*(column.in_(group) for column in refs))
 
 
 def _add_group_names(conn: Connection, out: dict[str, Any]) -> None:
