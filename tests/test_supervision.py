@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from test_deploy import _free_port, _get, _nginx
+from test_deploy import deployed as deployed  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = ROOT / "deploy" / "systemd"
@@ -201,3 +202,52 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+@pytest.mark.slow
+def test_nginx_caps_one_addresss_streams_and_serves_the_others(deployed: int, tmp_path: Path):
+    """300 streams from one address are held; the 301st is refused by nginx
+    (503, said plainly) while another address is served as usual."""
+    import socket
+
+    from companion.tables.store import Store
+
+    url = os.environ.get("LEAFPILE_TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'deploy.sqlite3'}"
+    store = Store(url)
+    token = store.create_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False}).token
+    store.engine.dispose()
+    request = (
+        f"GET /t/{token}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+
+    def stream() -> tuple[socket.socket, bytes]:
+        s = socket.create_connection(("127.0.0.1", deployed), timeout=WAIT,
+                                     source_address=("127.0.0.9", 0))  # fmt: skip
+        s.sendall(request)
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        return s, head
+
+    held = []
+    try:
+        for _ in range(300):
+            s, head = stream()
+            held.append(s)
+            assert head.startswith(b"HTTP/1.1 200"), head
+        s, head = stream()
+        held.append(s)
+        assert head.startswith(b"HTTP/1.1 503"), head
+        said = b"Too many requests from this address at once"
+        assert said in (head if said in head else head + s.recv(4096))
+        other = socket.create_connection(("127.0.0.1", deployed), timeout=WAIT,
+                                         source_address=("127.0.0.2", 0))  # fmt: skip
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert other.recv(4096).startswith(b"HTTP/1.1 200")
+        other.close()
+    finally:
+        for s in held:
+            s.close()
