@@ -141,6 +141,12 @@ def security_headers() -> list[tuple[str, str]]:
 def _security_headers(response: Any) -> Any:
     for name, value in security_headers():
         response.headers.setdefault(name, value)
+    if response.status_code == 503:
+        # Every 503 says when to ask again (a view's own, such as a write that
+        # could not learn whether its tap went in, included): the phone's
+        # queue waits that long before it sends the tap again.
+        response.headers.setdefault("Retry-After", str(RETRY_AFTER_SECONDS))
+        response.headers.setdefault("Cache-Control", "no-store")
     # Pages differ per browser (its own tables, its seat): no shared cache keeps one.
     if request.headers.get("HX-Request") or response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
