@@ -11,6 +11,7 @@ exception raised where the statement would run.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -248,3 +249,39 @@ def test_an_outage_that_caused_another_error_is_still_an_outage():
             raise RuntimeError("could not read the table") from lost
     except RuntimeError as error:
         assert database_unavailable(error)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("LEAFPILE_TEST_DATABASE_URL", "").startswith("postgresql"),
+    reason="needs LEAFPILE_TEST_DATABASE_URL=postgresql+psycopg://… (as .ci/run sets it)",
+)
+def test_postgresql_cutting_every_connection_gives_503s_then_the_tap_once_never_a_500(store, phone):
+    """The real thing on PostgreSQL: every connection the app holds is cut
+    (as a restart cuts them); the phone sends its tap until it is answered."""
+    from sqlalchemy import text
+    from sqlalchemy.pool import NullPool
+
+    pad = bid_pad(store)
+    phone.get(f"/t/{pad.token}")
+    phone.get(f"/t/{pad.token}/poll?v=0", htmx=True)  # the pool holds live connections
+    admin = create_engine(store.engine.url, poolclass=NullPool)
+    with admin.connect() as conn:
+        cut = conn.execute(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ).scalar_one()
+    admin.dispose()
+    assert cut >= 1
+    answers = []
+    for _ in range(20):  # the phone's queue: the same tap id until it is answered
+        answer = add_round(phone, pad)
+        answers.append(answer.status_code)
+        if answer.status_code == 503:
+            assert answer.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
+            continue
+        break
+    assert 500 not in answers
+    assert answers[-1] == 200, answers
+    assert store.version(pad.token) == 1  # entered once
