@@ -145,8 +145,11 @@ def database_problem(url: str, error: BaseException) -> str:
 
 
 def main() -> int:
-    """``python -m companion.startup``: check the settings, one line and exit 1 if wrong
-    (deploy/serve and the systemd units run it before they start anything)."""
+    """``python -m companion.startup``: check the settings, the data folder and
+    the database URL's form (not whether it answers: the production workers
+    wait for it), one line and exit 1 if wrong. deploy/serve and the systemd
+    units run it before they start anything, so a mistake is said once
+    instead of a worker failing to boot again and again."""
     import sys
 
     try:
@@ -154,6 +157,24 @@ def main() -> int:
     except ValueError as exc:
         print(f"leafpile: {exc}", file=sys.stderr)
         return 1
+    instance = os.environ.get("LEAFPILE_INSTANCE")
+    if instance:
+        folder = Path(instance).expanduser()
+        try:
+            check_data_folder(folder)
+        except OSError as exc:
+            print(f"leafpile: {data_folder_problem(folder, exc)}", file=sys.stderr)
+            return 1
+    url = os.environ.get("LEAFPILE_DATABASE_URL", "")
+    if url:
+        from sqlalchemy import create_engine
+        from sqlalchemy.exc import SQLAlchemyError
+
+        try:
+            create_engine(url).dispose()  # parses it and loads its driver; connects to nothing
+        except (SQLAlchemyError, ImportError) as exc:
+            print(f"leafpile: {database_problem(url, exc)}", file=sys.stderr)
+            return 1
     return 0
 
 

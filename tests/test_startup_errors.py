@@ -147,3 +147,43 @@ def test_deploy_serve_stops_with_one_line_for_a_setting_out_of_range(tmp_path: P
         "deploy/serve: LEAFPILE_JOIN_CODE_LENGTH must be a whole number of characters,"
         " 5 to 10 (not '11')"
     ], answer.stderr
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"LEAFPILE_DATABASE_URL": "my database"}, "LEAFPILE_DATABASE_URL is not a database URL"),
+        ({"LEAFPILE_DATABASE_URL": "mysql://u@h/d"}, "the database driver MySQLdb"),
+        ({"LEAFPILE_INSTANCE": "<a file>"}, "cannot use the data folder"),
+    ],
+)
+def test_the_units_check_stops_with_one_line(settings: dict[str, str], said: str, tmp_path: Path):
+    """``python -m companion.startup`` (deploy/serve and the systemd units run it
+    first): a wrong URL's form is said once, not by a worker failing to boot
+    again and again; a database that does not answer is not its business."""
+    if settings.get("LEAFPILE_INSTANCE") == "<a file>":
+        settings = {"LEAFPILE_INSTANCE": str(_a_file(tmp_path))}
+    answer = subprocess.run(
+        [sys.executable, "-m", "companion.startup"],
+        cwd=ROOT,
+        env=_clean_env(tmp_path, **settings),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert answer.returncode == 1
+    lines = answer.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("leafpile: ") and said in lines[0], lines
+
+
+def test_the_units_check_passes_a_database_that_does_not_answer_yet(tmp_path: Path):
+    url = f"postgresql+psycopg://leafpile@127.0.0.1:{_free_port()}/leafpile"
+    answer = subprocess.run(
+        [sys.executable, "-m", "companion.startup"],
+        cwd=ROOT,
+        env=_clean_env(tmp_path, LEAFPILE_DATABASE_URL=url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert answer.returncode == 0 and not answer.stderr, answer.stderr
