@@ -339,7 +339,7 @@ def test_a_hostile_import_gets_422_with_a_short_message_and_leaves_nothing(
 def test_a_file_over_the_upload_limit_is_a_422_too(phone, store):
     response = _import(phone, b"[" + b"1," * 1_500_000 + b"1]")
     assert response.status_code == 422
-    assert "larger than 2 MB" in response.get_data(as_text=True)
+    assert "larger than 512 KB" in response.get_data(as_text=True)
     assert store.tables() == []
 
 

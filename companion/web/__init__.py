@@ -154,6 +154,13 @@ def _security_headers(response: Any) -> Any:
     return response
 
 
+def _cap_import_body() -> None:
+    if request.endpoint == "home.import_table":
+        from .imports import MAX_IMPORT_FORM_BYTES
+
+        request.max_content_length = MAX_IMPORT_FORM_BYTES
+
+
 def _error_page(error: HTTPException) -> Any:
     status = error.code or 500
     if request_ctx.url_adapter is None:
@@ -169,8 +176,14 @@ def _error_page(error: HTTPException) -> Any:
         message = "That address does not take this kind of request."
     elif status == 413 and request.endpoint == "home.import_table":
         # A file too large to be an export is a malformed import like any other.
-        status = 422
-        message = "That file is larger than 2 MB: it is not a Leafpile table export."
+        # Refused by its length before it was read: the start page says so.
+        from .home import import_refused
+        from .imports import MAX_IMPORT_BYTES
+
+        return import_refused(
+            f"That file is larger than {MAX_IMPORT_BYTES // 1024} KB: "
+            "it is not a Leafpile table export."
+        )
     elif status == 413:
         message = "That was far more data than any form here sends."
     elif status == 429:
@@ -362,6 +375,10 @@ def init_web(app: Flask) -> None:
     # request's form (up to 2 MB of an import) is read for the CSRF check
     # (issue 23: a flood of refused imports was parsed one by one).
     limiter.init_app(app)
+    # An import larger than any export is refused by its length, before its
+    # form is read for the CSRF check (issue 42: a flood of 1.9 MB uploads was
+    # read in full, each, only for its size to refuse it afterwards).
+    app.before_request(_cap_import_body)
     csrf.init_app(app)
     compress.init_app(app)
     app.jinja_env.globals["csrf_token"] = csrf_token

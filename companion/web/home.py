@@ -165,6 +165,11 @@ def import_table() -> Any:
         else:
             store().remember_member(table.token, device_id(), "host")
             return redirect(url_for("table.page", token=table.token), code=303)
+    return import_refused(error)
+
+
+def import_refused(error: str) -> Any:
+    """The start page again, saying why the import was refused (422)."""
     tables = _my_tables()
     return (
         render_template(

@@ -40,6 +40,9 @@ MAX_OPTION_TEXT = 60
 MAX_OPTION_NUMBER = 10**9
 #: Ruling (issue 23): the limits of one import; docs/deploying.md lists them.
 MAX_IMPORT_BYTES = 512 * 1024
+#: The import form as sent: the file, its multipart wrapping and the CSRF
+#: field. A longer request is refused by its length before it is read.
+MAX_IMPORT_FORM_BYTES = MAX_IMPORT_BYTES + 16 * 1024
 MAX_IMPORT_EVENTS = 5_000
 MAX_REPLAY_SECONDS = 10.0
 
