@@ -154,13 +154,6 @@ def _security_headers(response: Any) -> Any:
     return response
 
 
-def _cap_import_body() -> None:
-    if request.endpoint == "home.import_table":
-        from .imports import MAX_IMPORT_FORM_BYTES
-
-        request.max_content_length = MAX_IMPORT_FORM_BYTES
-
-
 def _error_page(error: HTTPException) -> Any:
     status = error.code or 500
     if request_ctx.url_adapter is None:
@@ -374,11 +367,7 @@ def init_web(app: Flask) -> None:
     # The rate limits first: a client over its limit is refused before its
     # request's form (up to 2 MB of an import) is read for the CSRF check
     # (issue 23: a flood of refused imports was parsed one by one).
-    limiter.init_app(app)
-    # An import larger than any export is refused by its length, before its
-    # form is read for the CSRF check (issue 42: a flood of 1.9 MB uploads was
-    # read in full, each, only for its size to refuse it afterwards).
-    app.before_request(_cap_import_body)
+    limiter.init_app(app)  # it also caps an import's length (ratelimit._not_limited)
     csrf.init_app(app)
     compress.init_app(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
