@@ -38,6 +38,7 @@ from companion.tables import games
 from companion.tables.store import Store
 
 from . import games as screens
+from .names import short_names
 from .outage import (
     RETRY_AFTER_SECONDS,
     WAITING,
@@ -377,6 +378,7 @@ def init_web(app: Flask) -> None:
     app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
     app.jinja_env.filters["for_players"] = for_players
+    app.jinja_env.filters["short_names"] = short_names
     app.jinja_env.filters["with_article"] = with_article
     app.jinja_env.filters["without_ids"] = without_ids
     app.view_functions["static"] = _static_file
