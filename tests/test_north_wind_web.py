@@ -274,6 +274,19 @@ def test_achievements_refuse_two_from_one_group_and_one_the_count_contradicts(
     assert 'value="sun-5" disabled' in r.get_data(as_text=True)
 
 
+def test_a_refused_tick_keeps_the_other_ticks(phone, store, make_table):
+    """Issue 43: a refusal used to clear every tick, making the player start over."""
+    table = make_table("north_wind", ["Ana"], {"difficulty": "easy"})
+    finish(phone, table)
+    play(phone, table, ("hibernate", {"animal": ""}), ("final", {"h_acorns": "30"}))
+    r = phone.act(table, "achieve", ach_0="eight-kinds", ach_2="sun-5")
+    assert r.status_code == 422 and "does not show" in text(r)
+    body = r.get_data(as_text=True)
+    assert 'value="eight-kinds" checked' in body
+    assert 'name="ach_0" value="" checked' not in body
+    assert 'name="ach_1" value="" checked' in body  # untouched groups stay at none
+
+
 def test_spectators_see_the_north_wind_but_get_no_forms(phone, store, solo):
     play(phone, solo, *START)
     r = phone.get(f"/v/{solo.view_token}")
