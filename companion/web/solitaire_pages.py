@@ -29,8 +29,7 @@ from .costly import one_job
 from .games import FormError
 from .games import load as load_screens
 from .ratelimit import new_table_limit, solver_limit
-from .viewer import device_id, known_device
-from .viewer import viewer_for
+from .viewer import device_id, known_device, viewer_for
 
 bp = Blueprint("solitaire", __name__)
 
