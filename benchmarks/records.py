@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     filled = time.perf_counter() - started
     client = app.test_client()
     # The pages read every table for the operator only (issue 23): sign the client in.
-    from companion.web.records import _operator_mark
+    from companion.web.groups import operator_mark as _operator_mark
 
     with client.session_transaction() as session:
         session["operator"] = _operator_mark("benchmark-operator-token")

@@ -39,7 +39,7 @@ def watch_statements(store: Any, keep: Callable[[str], None]) -> Callable[[], No
     else:
         import psycopg
 
-        class Counting(psycopg.Cursor):  # type: ignore[type-arg,unused-ignore]
+        class Counting(psycopg.Cursor):  # type: ignore[type-arg,misc,unused-ignore]
             def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
                 seen(query if isinstance(query, str) else repr(query))
                 return super().execute(query, params, **kwargs)

@@ -91,12 +91,13 @@ from .models import (
     _sqlite_pragmas,
 )
 from .projection import BoardView, Viewer, board_view
+from .records import RecordsMixin
 from .rematches import RematchMixin
 from .seats import MEMBER_ROLES, PHONE_MODES, BoardRead, ViewerFacts
 from .writes import WritesMixin
 
 
-class Store(RematchMixin, WritesMixin, ExpiryMixin, JoinCodesMixin):
+class Store(RematchMixin, RecordsMixin, WritesMixin, ExpiryMixin, JoinCodesMixin):
     """All reads and writes of tables. One per app; safe across threads."""
 
     def board(self, token: str, viewer: Viewer, version: int | None = None) -> BoardView:

@@ -229,8 +229,7 @@ def healthz() -> tuple[str, int, dict[str, str]]:
     session, no template, no rate limit."""
     plain = {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
     try:
-        with store().engine.connect() as conn:
-            conn.exec_driver_sql("SELECT 1")
+        store().ping()
     except Exception as error:
         if not database_unavailable(error):
             raise

@@ -16,14 +16,13 @@ from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, render_template
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from companion.rules import north_wind as nw
-from companion.tables.results import ResultRow, Scope, ensure_backfilled
-from companion.tables.store import Store, TableRow
+from companion.tables.results import Scope
+from companion.tables.store import Store
 
 from . import store
+from .groups import scope
 from .ratelimit import records_limit
 from .viewer import my_tables
 
@@ -48,37 +47,18 @@ class Record:
 
 def collect(source: Store, scope: Scope = None) -> Record:
     """Every tick of every finished North Wind table in ``scope`` (None: all), newest first."""
-    ensure_backfilled(source)
     ticks: dict[str, list[Tick]] = {a.id: [] for a in nw.ACHIEVEMENTS}
-    with Session(source.engine) as session:
-        games, wins = session.execute(
-            select(
-                func.count(ResultRow.id),
-                func.count(ResultRow.id).filter(ResultRow.outcome.in_(("won", "shared"))),
-            ).where(ResultRow.game == "north_wind", *_within(scope))
-        ).one()
-        ticked = session.execute(
-            select(TableRow.title, TableRow.token, ResultRow.finished_at, ResultRow.achievements)
-            .join(TableRow, TableRow.id == ResultRow.table_id)
-            .where(ResultRow.game == "north_wind", ResultRow.achievements != "", *_within(scope))
-            .order_by(ResultRow.finished_at.desc(), ResultRow.id.desc())
-        ).all()
-    for title, token, when, ids in ticked:
+    found = source.north_wind_ticks(scope)
+    for title, token, when, ids in found.ticked:
         for achievement_id in ids.split(","):
             if achievement_id in ticks:
                 ticks[achievement_id].append(Tick(title, token, when))
-    return Record(int(games or 0), int(wins or 0), ticks)
-
-
-def _within(scope: Scope) -> tuple[Any, ...]:
-    return () if scope is None else (ResultRow.table_id.in_(scope),)
+    return Record(found.games, found.wins, ticks)
 
 
 @bp.get("/achievements")
 @records_limit
 def page() -> Any:
-    from .records import scope
-
     record = collect(store(), scope())
     groups = [(g, [a for a in nw.ACHIEVEMENTS if a.group == g]) for g in nw.ACHIEVEMENT_GROUPS]
     done = sum(1 for v in record.ticks.values() if v)

@@ -19,7 +19,7 @@ from companion.tables.projection import BoardView
 from companion.tables.summaries import Summary
 
 from .charts import Chart, line_chart
-from .exports import bgstats_link
+from .plays import bgstats_link
 
 bp = Blueprint("end", __name__)
 

@@ -11,7 +11,7 @@ Thin views over :mod:`companion.tables.exports` and
   ``leafpile restore``. A whole-server backup holds every table's address,
   so it is the host's command line (``leafpile backup``), never a web page.
 
-The end screen's "Send to BG Stats" link comes from :func:`bgstats_link`.
+The end screen's "Send to BG Stats" link comes from :mod:`.plays`.
 """
 
 from __future__ import annotations
@@ -20,52 +20,24 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from flask import Blueprint, Response, abort
 
-from companion.tables.backup import backup
 from companion.tables.exports import (
-    Play,
     bgg_csv,
-    bgstats_url,
-    play_from_summary,
     plays_from_results,
 )
-from companion.tables.projection import BoardView
-from companion.tables.results import ensure_backfilled, hosted_tables, result_lines
-from companion.tables.store import EventRow, NoSuchTable, Snapshot, TableRow
-from companion.tables.summaries import Summary, summarise
+from companion.tables.results import hosted_tables
+from companion.tables.store import NoSuchTable
+from companion.tables.summaries import summarise
 
 from . import store
 from .costly import one_job
+from .groups import is_operator, scope
+from .plays import bgg_ids, play_of
 from .ratelimit import backup_limit, records_limit
-from .records import is_operator
-from .records import scope as records_scope
 from .viewer import known_device
 
 bp = Blueprint("exports", __name__)
-
-
-def play_of(snap: Snapshot | BoardView, summary: Summary) -> Play:
-    """The play a finished table's snapshot and summary describe."""
-    counted = [e for e in snap.events if not e.undone]
-    started = counted[0].created_at if counted else snap.table.created_at
-    finished = counted[-1].created_at if counted else snap.table.updated_at
-    table = snap.table
-    return play_from_summary(
-        table.token, table.title, table.players, summary, finished, started, bgg_ids()
-    )
-
-
-def bgg_ids() -> dict[str, int]:
-    """The server's BoardGameGeek ids (``LEAFPILE_BGG_IDS``, checked at start)."""
-    return dict(current_app.config.get("BGG_IDS") or {})
-
-
-def bgstats_link(snap: Snapshot | BoardView, summary: Summary) -> str:
-    """The end screen's "Send to BG Stats" address (BG Stats' push-plays format)."""
-    return bgstats_url(play_of(snap, summary))
 
 
 def _csv(body: str, filename: str) -> Response:
@@ -101,20 +73,11 @@ def table_plays(token: str) -> Any:
 def all_plays() -> Any:
     """Every finished play this browser's group may read (the records' rule:
     its own tables; every table only for the operator)."""
-    ensure_backfilled(store())
-    scope = records_scope()
-    with Session(store().engine) as session:
-        lines = result_lines(session, scope=scope, server_names=is_operator())
-        # When each play began: the first event of the group's tables only
-        # (it read every table's events for a stranger too, issue 42).
-        first = (
-            select(TableRow.token, func.min(EventRow.created_at))
-            .join(EventRow, EventRow.table_id == TableRow.id)
-            .group_by(TableRow.token)
-        )
-        if scope is not None:
-            first = first.where(TableRow.id.in_(scope))
-        started = {token: begun for token, begun in session.execute(first)}
+    tables = scope()
+    lines = store().result_lines(tables, server_names=is_operator())
+    # When each play began: the first event of the group's tables only (it
+    # read every table's events for a stranger too, issue 42).
+    started = store().plays_started(tables)
     plays = plays_from_results(lines, started, bgg_ids())
     return _csv(bgg_csv(plays), "leafpile-plays-bgg.csv")
 
@@ -126,7 +89,7 @@ def download_backup() -> Any:
     """The tables this browser hosts, chosen by the database (an indexed query
     a table), in one of the server's job slots and within the backup limit:
     a stranger's backup is empty and cheap, and a loop of them is refused."""
-    data = backup(store().engine, table_ids=hosted_tables(known_device()))
+    data = store().backup_of(hosted_tables(known_device()))
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     return Response(
         json.dumps(data, ensure_ascii=False),

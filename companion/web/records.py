@@ -15,9 +15,7 @@ server's ``LEAFPILE_OPERATOR_TOKEN`` (no token set: nobody).
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
-import os
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +26,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     get_flashed_messages,
     redirect,
@@ -37,30 +34,15 @@ from flask import (
     session,
     url_for,
 )
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from companion.tables.games import load as load_games
-from companion.tables.results import (
-    GroupTotals,
-    ResultLine,
-    Scope,
-    aliases,
-    ensure_backfilled,
-    group_tables,
-    group_totals,
-    hosted_tables,
-    name_key,
-    rename_at,
-    resolve_key,
-    result_lines,
-    shown_keys,
-)
-from companion.tables.store import MAX_NAME_LENGTH, TableRow, plain_text
+from companion.tables.results import GroupTotals, ResultLine, name_key, resolve_key
+from companion.tables.store import MAX_NAME_LENGTH, plain_text
 
 from . import store
 from .charts import line_chart
 from .costly import one_job
+from .groups import OPERATOR_KEY, is_operator, operator_mark, operator_token, rename_scope, scope
 from .ratelimit import operator_limit, records_limit
 from .viewer import known_device, my_tables
 
@@ -96,23 +78,20 @@ class GameRecord:
     def _keep(self, score: int | None, low_wins: bool) -> None:
         if score is None:
             return
-        better = (lambda a, b: a < b) if low_wins else (lambda a, b: a > b)
-        if self.best is None or better(score, self.best):
+        if self.best is None or _better(score, self.best, low_wins):
             self.best = score
-        if self.worst is None or better(self.worst, score):
+        if self.worst is None or _better(self.worst, score, low_wins):
             self.worst = score
 
     def add(self, line: ResultLine) -> None:
         self.played += 1
         self.won += line.outcome in ("won", "shared")
         self.lost += line.outcome == "lost"
-        if line.score is None:
-            return
-        better = (lambda a, b: a < b) if line.low_wins else (lambda a, b: a > b)
-        if self.best is None or better(line.score, self.best):
-            self.best = line.score
-        if self.worst is None or better(self.worst, line.score):
-            self.worst = line.score
+        self._keep(line.score, line.low_wins)
+
+
+def _better(score: int, than: int, low_wins: bool) -> bool:
+    return score < than if low_wins else score > than
 
 
 @dataclass
@@ -173,56 +152,18 @@ def game_title(game: str, variant: str = "") -> str:
     return f"{title} ({variant})" if variant else title
 
 
-# --- whose records ------------------------------------------------------------------
-
-_OPERATOR = "operator"
-
-
-def operator_token() -> str:
-    """The server's operator token (``LEAFPILE_OPERATOR_TOKEN``), or "" for none."""
-    configured = current_app.config.get("OPERATOR_TOKEN")
-    if configured is None:
-        configured = os.environ.get("LEAFPILE_OPERATOR_TOKEN", "")
-    return str(configured).strip()
-
-
-def _operator_mark(token: str) -> str:
-    # The session (a signed cookie) keeps a hash, never the token; a new token
-    # signs every operator out.
-    return hashlib.sha256(f"leafpile-operator:{token}".encode()).hexdigest()
-
-
-def is_operator() -> bool:
-    token = operator_token()
-    mark = session.get(_OPERATOR)
-    return (
-        bool(token)
-        and isinstance(mark, str)
-        and secrets.compare_digest(mark, _operator_mark(token))
-    )
-
-
-def scope() -> Scope:
-    """The tables this request may read records of: its group, or all for the operator."""
-    return None if is_operator() else group_tables(known_device())
-
-
 def _lines() -> list[ResultLine]:
-    ensure_backfilled(store())
-    operator = is_operator()
-    with Session(store().engine) as session:
-        return result_lines(session, scope=scope(), server_names=operator)
+    return store().result_lines(scope(), server_names=is_operator())
 
 
 def _index_context() -> dict[str, Any]:
-    ensure_backfilled(store())
     since = datetime.now(UTC).replace(tzinfo=None) - TONIGHT
     operator = is_operator()
     tables = scope()
-    with Session(store().engine) as session:
-        names = aliases(session) if operator else {}
-        everyone = tally_totals(group_totals(session, scope=tables), names)
-        evening = tally_totals(group_totals(session, since, scope=tables), names)
+    totals, merges = store().totals(tables)
+    names = merges if operator else {}
+    everyone = tally_totals(totals, names)
+    evening = tally_totals(store().totals(tables, since)[0], names)
     return {
         "players": everyone,
         "tonight": evening,
@@ -237,7 +178,7 @@ def _index_context() -> dict[str, Any]:
 def index() -> Any:
     # What a rename did comes through the session (flash), never the URL: a
     # link cannot make this page print text as if it were the site's (issue 23).
-    done = get_flashed_messages(category_filter=["records"])
+    done = [str(message) for message in get_flashed_messages(category_filter=["records"])]
     return render_template("records/index.html", **_index_context(), message=" ".join(done))
 
 
@@ -246,13 +187,7 @@ def index() -> Any:
 def player(key: str) -> Any:
     if len(key) > MAX_NAME_LENGTH * 4:
         abort(404)
-    ensure_backfilled(store())
-    with Session(store().engine) as session:
-        lines = [
-            line
-            for line in result_lines(session, scope=scope(), server_names=is_operator())
-            if line.key == key
-        ]
+    lines = [line for line in _lines() if line.key == key]
     found = [r for r in tally(lines) if r.key == key]
     if not found:
         abort(404)
@@ -313,20 +248,12 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def _rename_scope() -> Scope:
-    """The tables a rename here changes: those this browser started (the operator: all)."""
-    if is_operator():
-        return select(TableRow.id)
-    return hosted_tables(known_device())
-
-
 def may_rename(key: str) -> bool:
     """The host may merge or rename a player: this browser started (or imported) a
     table where someone now shown under ``key`` played."""
     if known_device() is None and not is_operator():
         return False
-    with Session(store().engine) as session:
-        return key in shown_keys(session, _rename_scope())
+    return key in store().shown_keys(rename_scope())
 
 
 @bp.post("/records/names")
@@ -341,9 +268,7 @@ def names() -> Any:
     elif len(new) > MAX_NAME_LENGTH or len(old) > MAX_NAME_LENGTH * 4:
         error = f"A name has at most {MAX_NAME_LENGTH} letters."
     else:
-        with Session(store().engine) as session:
-            known = shown_keys(session, scope())
-        if name_key(old) not in known:
+        if name_key(old) not in store().shown_keys(scope()):
             error = f"Nobody called {old!r} has a finished game at your tables."
         elif not may_rename(name_key(old)):
             error = (
@@ -358,8 +283,7 @@ def names() -> Any:
             old=old,
             new=new,
         ), 422
-    with Session(store().engine) as session, session.begin():
-        rename_at(session, _rename_scope(), old, new)
+    store().rename_player(rename_scope(), old, new)
     flash(f"{old} now shows as {new} at your tables.", "records")
     return redirect(url_for("records.index"), code=303)
 
@@ -374,12 +298,12 @@ def operator() -> Any:
     error = None
     if request.method == "POST":
         if request.form.get("sign_out"):
-            session.pop(_OPERATOR, None)
+            session.pop(OPERATOR_KEY, None)
             return redirect(url_for("records.index"), code=303)
         token = operator_token()
         given = request.form.get("token", "").strip()
         if token and secrets.compare_digest(given.encode(), token.encode()):
-            session[_OPERATOR] = _operator_mark(token)
+            session[OPERATOR_KEY] = operator_mark(token)
             return redirect(url_for("records.index"), code=303)
         error = (
             "That is not this server's operator token."
