@@ -39,9 +39,7 @@ def is_operator() -> bool:
     token = operator_token()
     mark = session.get(OPERATOR_KEY)
     return (
-        bool(token)
-        and isinstance(mark, str)
-        and secrets.compare_digest(mark, operator_mark(token))
+        bool(token) and isinstance(mark, str) and secrets.compare_digest(mark, operator_mark(token))
     )
 
 
