@@ -423,7 +423,7 @@ def _wire_bytes(response: Any) -> int:
     return head + len(response.get_data())
 
 
-def test_first_table_page_load_is_at_most_36_kb_over_the_wire_and_a_repeat_fetches_only_html(
+def test_first_table_page_load_is_at_most_44_kb_over_the_wire_and_a_repeat_fetches_only_html(
     app, make_table, phone
 ):
     table = make_table("scorepad", ["Ana", "Ben"])
@@ -439,8 +439,9 @@ def test_first_table_page_load_is_at_most_36_kb_over_the_wire_and_a_repeat_fetch
         assert asset.status_code == 200
         total += _wire_bytes(asset)
         cached.append(asset.cache_control.immutable and asset.cache_control.max_age)
-    # 30 KB until the offline tap queue and the change stream (docs/deploying.md).
-    assert total <= 36 * 1024, total
+    # 30 KB until the offline tap queue and the change stream, 36 KB until the
+    # awake screen and answers in view (docs/deploying.md, "Static files").
+    assert total <= 44 * 1024, total
     # A repeat visit: every asset is fresh in the phone's cache, so only the HTML moves.
     assert cached and all(cached)
 

@@ -175,23 +175,6 @@ class SeatsMixin(StoreCore):
             session.add(member)
         return member
 
-    def carry_over(self, old_token: str, new_token: str) -> None:
-        """A rematch keeps the table's phones: every seat a phone held and every
-        browser that had the old table (its role and what it said it is) come
-        to the new one."""
-        with self._write() as session:
-            old, new = self._row(session, old_token), self._row(session, new_token)
-            players = set((new.setup or {}).get("players", ()))
-            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id == old.id)):
-                if seat.seat in players:
-                    session.add(SeatRow(table_id=new.id, seat=seat.seat, device=seat.device))
-            for member in session.scalars(select(MemberRow).where(MemberRow.table_id == old.id)):
-                session.add(
-                    MemberRow(
-                        table_id=new.id, device=member.device, role=member.role, mode=member.mode
-                    )
-                )
-
     def set_mode(self, token: str, device: str, mode: str) -> None:
         """This phone holds no seat and says what it is instead: passed around
         the table (``"shared"``) or ``"watching"``."""

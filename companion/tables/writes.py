@@ -249,9 +249,11 @@ class WritesMixin(StoreCore):
         except OperationalError as exc:
             # The lock was held too long (nothing was written), or the
             # database went away, perhaps after committing: with a tap id,
-            # ask the log rather than guess.
+            # ask the log rather than guess. Without one nothing can be
+            # asked: the database's own error goes up and the phone is told
+            # to wait and send it again (503), never that the table changed.
             if tap is None:
-                raise StaleVersion(STALE_MESSAGE) from exc
+                raise
             try:
                 entered = self._tap_entered(token, tap)
             except Exception:  # still unreachable: say that we do not know
