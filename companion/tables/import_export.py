@@ -14,6 +14,7 @@ import gc
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, insert
@@ -26,7 +27,17 @@ from .checks import _clip, plain_text
 from .core import StoreCore
 from .errors import TableError
 from .games import GameKind, load
-from .log import SET_ASIDE, Event, Snapshot, TableView, _view, snapshot_of, undo_size, walk_log
+from .log import (
+    SET_ASIDE,
+    Event,
+    LogWalk,
+    Snapshot,
+    TableView,
+    _view,
+    depth,
+    snapshot_of,
+    undo_size,
+)
 from .models import MAX_NAME_LENGTH, EventRow, _now
 
 MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
@@ -55,15 +66,18 @@ def _depth(data: Any) -> int:
 
 def _fold_import(
     kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
-) -> tuple[Any, list[dict[str, Any]]]:
-    """Check an export's events in one pass; the final state and the rows to write.
+) -> tuple[LogWalk, list[dict[str, Any]]]:
+    """Check an export's events in one pass; the walk they add up to and the
+    rows to write.
 
-    Mirrors :func:`resolve_log` and ``_append``'s checks: an action must be
-    legal where it stands, an undo needs an action after the last seat
-    takeover, a redo needs something undone. The stacks hold the state after
-    each action, so undo and redo cost nothing.
+    The import is walked as the live table is (:class:`LogWalk`), with
+    ``_append``'s checks: an action must be legal where it stands, an undo
+    needs an action after the last seat takeover, a redo needs something
+    undone. The walk keeps the state before each action, so undo and redo
+    cost nothing, and the table's first snapshot is this walk (no second
+    replay).
     """
-    # The stacks hold tens of thousands of young objects: the cyclic garbage
+    # The walk holds tens of thousands of young objects: the cyclic garbage
     # collector would scan them again and again (it doubled the time). The
     # fold makes no cycles, so it runs with the collector paused.
     collecting = gc.isenabled()
@@ -75,13 +89,13 @@ def _fold_import(
             gc.enable()
 
 
+_IMPORTED_AT = datetime(2000, 1, 1)  # the walk reads no times; the rows get the real one
+
+
 def _fold(
     kind: GameKind, state: Any, events: Sequence[Any], deadline: float | None = None
-) -> tuple[Any, list[dict[str, Any]]]:
-    first = state
-    done: list[Any] = []  # states after each action that counts
-    redo: list[Any] = []
-    floor = 0
+) -> tuple[LogWalk, list[dict[str, Any]]]:
+    walk = LogWalk(kind, state)
     records: list[dict[str, Any]] = []
     for seq, ev in enumerate(events, start=1):
         if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
@@ -91,35 +105,26 @@ def _fold(
         kind_of = ev["kind"]
         seat = ev.get("seat") if isinstance(ev.get("seat"), str) else None
         payload = ev.get("payload")
-        now = done[-1] if done else first
-        if kind_of == "action":
-            if not isinstance(payload, Mapping):
+        if kind_of in ("action", "seat"):
+            if not isinstance(payload, Mapping) or (
+                kind_of == "seat" and not isinstance(payload.get("seat"), str)
+            ):
                 raise _DamagedEvent(f"this export has a damaged event (number {seq})")
             payload = json.loads(json.dumps(dict(payload)))
-            done.append(_apply(kind, now, payload))
-            redo.clear()
-        elif kind_of == "seat":
-            if not isinstance(payload, Mapping) or not isinstance(payload.get("seat"), str):
-                raise _DamagedEvent(f"this export has a damaged event (number {seq})")
-            payload = json.loads(json.dumps(dict(payload)))
-            withdrawn = payload.get("action")
-            if isinstance(withdrawn, dict):
-                done.append(_apply(kind, now, withdrawn))
-            redo.clear()
-            floor = len(done)
         elif kind_of == "undo":
-            if len(done) <= floor:
+            if not walk.can_undo:
                 raise TableError("there is nothing to undo")
             reopen = payload if isinstance(payload, Mapping) else None
-            size = min(undo_size(reopen), len(done) - floor)
-            redo.append(done[-size:])
-            del done[-size:]
+            size = min(undo_size(reopen), depth(walk.done) - walk.floor)
             payload = {"type": "ReopenRound", "entries": size} if reopen and size > 1 else None
         else:
-            if not redo:
+            if not walk.can_redo:
                 raise TableError("there is nothing to redo")
-            done.extend(redo.pop())
             payload = None
+        try:
+            walk = walk.then(Event(seq, kind_of, payload, None, _IMPORTED_AT), strict=True)
+        except RuleError as exc:
+            raise TableError(str(exc)) from exc
         records.append(
             {
                 "seq": seq,
@@ -128,7 +133,7 @@ def _fold(
                 "seat": (plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None,
             }
         )
-    return (done[-1] if done else first), records
+    return walk, records
 
 
 def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
@@ -233,7 +238,7 @@ class ImportExportMixin(StoreCore):
         try:
             deadline = time.monotonic() + max_seconds if max_seconds else None
             # Pure and up to seconds long: off a gevent server's event loop.
-            state, records = off_the_loop(_fold_import, load()[game], state, events, deadline)
+            walk, records = off_the_loop(_fold_import, load()[game], state, events, deadline)
         except _DamagedEvent:
             raise
         except TableError as exc:
@@ -253,10 +258,7 @@ class ImportExportMixin(StoreCore):
                     [{**r, "table_id": row.id, "created_at": now} for r in records],
                 )
             log = [Event(r["seq"], r["kind"], r["payload"], r["seat"], now) for r in records]
-            # The fold above checked every entry; the walk keeps the states
-            # and secrets the live table needs (an import is rare and linear).
-            view = _view(row)
-            snap = snapshot_of(view, log, walk_log(view, log)[1])
+            snap = snapshot_of(_view(row), log, walk)
             results.record(session, None, snap)
         self._remember(snap)
         return snap.table
