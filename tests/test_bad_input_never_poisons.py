@@ -13,28 +13,12 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
+from test_production import _export as export
 from werkzeug.test import EnvironBuilder
 
 from companion.tables.store import TableError, TableRow
 
 LONE = "\udc80"  # half of a UTF-16 pair: no character, and no UTF-8 for it
-
-
-def export(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "format": "leafpile-table",
-        "format_version": 1,
-        "game": "scorepad",
-        "title": "Imported",
-        "setup": {"players": ["Ana", "Ben"], "options": {"lowest_wins": False}, "seed": 5},
-        "events": [{"kind": "action", "payload": {"type": "AddRound", "scores": [1, 2]}}],
-    }
-    for key, value in changes.items():
-        if key in ("players", "options", "seed"):
-            data["setup"][key] = value
-        else:
-            data[key] = value
-    return data
 
 
 def upload(phone: Any, data: Any) -> Any:

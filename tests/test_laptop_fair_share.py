@@ -25,7 +25,8 @@ from contextlib import suppress
 from pathlib import Path
 
 import pytest
-from test_concurrency import Served, database_url, serve
+from test_concurrency import database_url, serve
+from test_stream_http import _serve_with
 
 from companion.server import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
 from companion.tables.store import Base, Store
@@ -44,19 +45,6 @@ def db_url(tmp_path: Path) -> Iterator[str]:
         engine = Store(url).engine
         Base.metadata.drop_all(engine)
         engine.dispose()
-
-
-def _serve_with(env: dict[str, str], tmp_path: Path, db_url: str) -> Served:
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        return serve("leafpile", tmp_path, db_url)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def _connect(port: int, source: str = "127.0.0.1", timeout: float = WAIT) -> socket.socket:
