@@ -400,7 +400,9 @@
       // by the first status line.
       if (!post && i > 2) return;
       bringIntoView(answer);
-      announce(wordsOf(answer));
+      // A role=alert is read out by the screen reader as it appears: a
+      // copy in #announcer would be read twice.
+      if (answer.getAttribute("role") !== "alert") announce(wordsOf(answer));
       return;
     }
   });
