@@ -9,7 +9,7 @@ rasterised with PDFium. Each run starts an empty database, so no picture
 shows anything left over from a previous game.
 
 Each picture is one small function registered with a decorator and the path
-it writes under docs/ (``tests/test_docs.py`` checks that every picture the
+it writes under docs/ (``tests/docs/test_docs.py`` checks that every picture the
 README and the docs show is made here):
 
 * ``@screen("screenshots/NAME.png", scheme="dark", full_page=True)``: the

@@ -62,7 +62,7 @@ class Aid:
     tagline: str
     colour: str
     """The title band behind white type and the headings on white paper: dark
-    enough for 4.5:1 both ways (``tests/test_print_type.py`` measures it)."""
+    enough for 4.5:1 both ways (``tests/printables/test_print_type.py`` measures it)."""
     sections: tuple[tuple[str, tuple[Block, ...]], ...]
     page: str = ""
     """The game's own page, relative to the companion's address ("new/pairs")."""

@@ -333,11 +333,8 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
 # generators, the docs and packaging checks, and the browser tests (their
 # server-side paths run on PostgreSQL through the test-client and HTTP tests).
 _DATABASE_FREE = re.compile(
-    r"(^|/)(companion/rules/"
-    r"|tests/test_[a-z_]*_rules\.py|tests/test_cards\.py|tests/test_autumn_ash_board\.py"
-    r"|tests/test_solitaire_solver\.py|tests/test_rules_purity\.py"
-    r"|tests/test_print_(?!web)[a-z_]*\.py"
-    r"|tests/test_(docs|readme|packaging|install|cli|solitaire_cli)\.py)"
+    r"(^|/)(companion/rules/|tests/(rules|printables|docs|code)/"
+    r"|tests/operations/test_(packaging|install|cli|solitaire_cli)\.py)"
 )
 
 

@@ -70,7 +70,7 @@ def finish_venture(store: Any, table: Any, seed: int = 3) -> Any:
 
 
 def finish_autumn_leaves(store: Any, table: Any, seed: int = 5) -> Any:
-    from test_autumn_leaves_rules import random_action  # the rules tests' random player
+    from tests.rules.test_autumn_leaves_rules import random_action  # the rules tests' random player
 
     rng = random.Random(seed)
     for _ in range(3000):

@@ -3,7 +3,7 @@
 This package is a library of its own (other programs may import it). It never
 imports Flask, SQLAlchemy, reportlab or anything else of the project outside
 ``companion.rules``; ``companion/rules/ruff.toml`` and
-``tests/test_rules_purity.py`` enforce that.
+``tests/code/test_rules_purity.py`` enforce that.
 
 Conventions every game module follows:
 

@@ -44,7 +44,7 @@ positions).
 
 Compiled. ``pip install .`` compiles this very module with mypyc where the
 machine can build C (``setup.py``), and a position then costs half as much;
-``tests/test_solitaire_compiled.py`` checks that the compiled module answers
+``tests/operations/test_solitaire_compiled.py`` checks that the compiled module answers
 exactly as this source, so keep it compilable (:data:`BUILD` says which runs).
 
 >>> from companion.rules import solitaire

@@ -16,7 +16,7 @@ would give it, in the same order, compressed the same way; any other
 answer of the view (a redirect after Play again, a deleted table's 404) goes
 through Flask's own finishing. Flask answers, from the start, a request with
 other query parameters or conditional headers, a session the view had to
-change (a phone's first token) and an error. ``tests/test_board_fetch.py`` proves
+change (a phone's first token) and an error. ``tests/web/test_board_fetch.py`` proves
 the answers are Flask's, status, headers and bytes, phone by phone, with
 secrets at the table.
 """

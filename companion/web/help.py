@@ -121,7 +121,7 @@ def _text(element: etree.Element) -> str:
 
 
 # The Rulings page is one page on the docs site; on a phone it is served in
-# parts, so that no help page outgrows a phone (tests/test_help.py's budget):
+# parts, so that no help page outgrows a phone (tests/web/test_help.py's budget):
 # its opening with the rulings for every table, then one part a game.
 RULINGS_FRONT = ("every-table", "elsewhere")
 
