@@ -9,7 +9,7 @@ times), before and after each step, and even after the round is revealed.
 
 The scenario runs on anything with ``get(path)`` and ``post(path, form)``:
 the Flask test client here, gunicorn over real HTTP in
-``test_secrets_http.py``.
+``tests/operations/test_live_table_http.py``.
 """
 
 from __future__ import annotations
