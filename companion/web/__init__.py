@@ -34,10 +34,12 @@ from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from werkzeug.exceptions import Forbidden, HTTPException
 from werkzeug.security import safe_join
 
+from companion.rules.messages import Message
 from companion.tables import games
 from companion.tables.store import Store
 
 from . import games as screens
+from .i18n import for_this_phone, init_i18n, words
 from .names import short_names
 from .outage import (
     RETRY_AFTER_SECONDS,
@@ -97,10 +99,11 @@ def store() -> Store:
     return current_app.extensions["leafpile_store"]  # type: ignore[no-any-return]
 
 
-def sentence(message: str) -> str:
+def sentence(message: str | Message) -> str:
     """A message as a sentence for a player: first letter capital, a full
-    stop at the end, no ruling ids, agreeing articles (see ``words``)."""
-    return for_players(message)
+    stop at the end, no ruling ids, agreeing articles (see ``words``), in
+    this phone's language (``i18n.py``: a message value is worded in it)."""
+    return for_this_phone(words(message))
 
 
 def has_csrf_token() -> bool:
@@ -380,6 +383,7 @@ def init_web(app: Flask) -> None:
     app.jinja_env.filters["short_names"] = short_names
     app.jinja_env.filters["with_article"] = with_article
     app.jinja_env.filters["without_ids"] = without_ids
+    init_i18n(app)  # each phone its language; for_players in that language (i18n.py)
     app.view_functions["static"] = _static_file
     app.url_defaults(_hashed_static_urls)
     app.after_request(_security_headers)

@@ -52,18 +52,21 @@ def _number_article(match: re.Match[str]) -> str:
     return f"{word} {match.group(2)}"
 
 
-def for_players(text: object) -> str:
+def for_players(text: object, *, articles: bool = True) -> str:
     """``text`` as a player should read it: no ruling ids, agreeing articles,
     a capital first letter and a full stop at the end (unless it already ends
     with one, a question or exclamation mark, an ellipsis or a colon).
-    Markup stays Markup; an empty text stays empty."""
+    Markup stays Markup; an empty text stays empty. ``articles=False`` leaves
+    the articles alone: the fixes are English ("a" is a word of its own in
+    Italian and Spanish)."""
     markup = isinstance(text, Markup)
     words = str(text).strip()
     if not words:
         return Markup("") if markup else ""
     words = _GROUP.sub(_without_ids, words)
-    words = _A_VOWEL.sub(lambda m: f"{m.group(1)}n {m.group(2)}", words)
-    words = _A_NUMBER.sub(_number_article, words)
+    if articles:
+        words = _A_VOWEL.sub(lambda m: f"{m.group(1)}n {m.group(2)}", words)
+        words = _A_NUMBER.sub(_number_article, words)
     words = words[:1].upper() + words[1:]
     stripped = words.rstrip("\"'”’)»")
     if not stripped.endswith(_ENDS):

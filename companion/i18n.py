@@ -1,0 +1,237 @@
+"""The languages Leafpile speaks, and the tool that keeps their catalogs.
+
+The catalogs are gettext files in ``companion/translations/``: one
+``messages.pot`` (every marked string, extracted from the code and the
+templates) and per language a ``<code>/LC_MESSAGES/messages.po`` (the
+translations) beside its compiled ``messages.mo``. The ``.mo`` files are
+committed, so a plain ``pip install .`` (or a wheel) has working languages
+without a build step; ``tests/code/test_catalogs.py`` fails when a ``.mo`` is
+older than its ``.po``.
+
+Run from a checkout, with no ``leafpile`` command needed::
+
+    python -m companion.i18n extract   # code + templates -> messages.pot
+    python -m companion.i18n update    # messages.pot -> every messages.po (new, changed entries)
+    python -m companion.i18n compile   # every messages.po -> messages.mo
+    python -m companion.i18n check     # complete, not fuzzy, placeholders as in English
+    python -m companion.i18n pseudo DIR  # the pseudo-locale's catalog into DIR (tests)
+
+This module imports no Flask: the web app's side is ``companion/web/i18n.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+#: Where the catalogs live, inside the package.
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+ROOT = Path(__file__).resolve().parent.parent
+DOMAIN = "messages"
+
+#: The languages offered to phones, by Babel locale id, with their own names
+#: (a language is chosen by someone who reads it). English is the source.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "pl": "Polski",
+    "pt_BR": "Português (Brasil)",
+}
+SOURCE = "en"
+
+#: The pseudo-locale: every string accented, 40 % longer and between markers,
+#: so a test sees at a glance which words were never marked for translation.
+#: Never offered to phones; an app accepts it only when configured to
+#: (``LEAFPILE_PSEUDO_LOCALE``). Babel knows no ``en_XA``, so it borrows the
+#: id of an English variant that no browser asks for.
+PSEUDO = "en_US_POSIX"
+PSEUDO_OPEN = "⟦"
+PSEUDO_CLOSE = "⟧"
+
+KEYWORDS = (
+    "_",
+    "gettext",
+    "ngettext:1,2",
+    "pgettext:1c,2",
+    "npgettext:1c,2,3",
+    "lazy_gettext",
+    "refusal:1c,2",
+)
+
+_ACCENTED = str.maketrans(
+    "AaCcEeIiNnOoSsUuYyZz",
+    "ÀåÇçÉéÎîÑñÖöŠšÛüÝýŽž",
+)
+# What must pass through untouched: %-placeholders, Jinja's %(name)s, HTML
+# tags and entities.
+_KEEP = re.compile(r"%\([a-z_0-9]+\)[sd]|%[sd%]|<[^>]*>|&[a-z#0-9]+;")
+
+
+def pseudo(text: str) -> str:
+    """``text`` in the pseudo-locale: letters accented, 40 % longer (at least
+    one more character), placeholders and markup untouched, between markers.
+
+    >>> pseudo("Undo %(name)s's <b>bid</b>")
+    "⟦Ûñdö %(name)s'š <b>bîd</b> ~~~~~~~~~~⟧"
+    """
+    pieces: list[str] = []
+    last = 0
+    for found in _KEEP.finditer(text):
+        pieces.append(text[last : found.start()].translate(_ACCENTED))
+        pieces.append(found.group(0))
+        last = found.end()
+    pieces.append(text[last:].translate(_ACCENTED))
+    padding = "~" * max(1, round(len(text) * 0.4))
+    return f"{PSEUDO_OPEN}{''.join(pieces)} {padding}{PSEUDO_CLOSE}"
+
+
+def catalog_paths() -> Iterator[tuple[str, Path]]:
+    """Each translated language and its ``messages.po`` (English has none)."""
+    for code in LANGUAGES:
+        if code != SOURCE:
+            yield code, TRANSLATIONS / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _pybabel(args: Sequence[str]) -> None:
+    from babel.messages.frontend import CommandLineInterface
+
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+
+
+def extract() -> None:
+    """Every marked string of the code and templates into ``messages.pot``."""
+    keywords = [arg for word in KEYWORDS for arg in ("-k", word)]
+    with contextlib.chdir(ROOT):  # paths in the catalogs relative to the checkout
+        _pybabel(
+            [
+                "extract",
+                "-F",
+                "babel.cfg",
+                *keywords,
+                "--no-default-keywords",
+                "--sort-by-file",
+                "--no-wrap",
+                "--project=Leafpile",
+                "--copyright-holder=Leafpile's authors",
+                "-o",
+                str(TRANSLATIONS / f"{DOMAIN}.pot"),
+                ".",  # the checkout; babel.cfg's patterns say which files of it
+            ]
+        )
+
+
+def update() -> None:
+    """Bring every language's catalog up to ``messages.pot`` (a new language
+    gets a catalog of its own with ``init``)."""
+    for code, po in catalog_paths():
+        command = "update" if po.exists() else "init"
+        _pybabel(
+            [
+                command,
+                "-i",
+                str(TRANSLATIONS / f"{DOMAIN}.pot"),
+                "-d",
+                str(TRANSLATIONS),
+                "-l",
+                code,
+                "--no-wrap",
+                *(["--ignore-obsolete"] if command == "update" else []),
+            ]
+        )
+
+
+def compile_catalogs() -> None:
+    """Every ``messages.po`` to its ``messages.mo``."""
+    _pybabel(["compile", "-d", str(TRANSLATIONS), "--statistics"])
+
+
+def problems(po: Path) -> list[str]:
+    """What is wrong with one catalog: an untranslated or fuzzy entry, or a
+    translation whose placeholders differ from the English (Babel's checks,
+    and the same set of named placeholders, none lost)."""
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    found: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        where = f"{po.parent.parent.name}: {message.id!r}"
+        if message.context:
+            where += f" ({message.context})"
+        if message.fuzzy:
+            found.append(f"{where} is fuzzy")
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
+            found.append(f"{where} is not translated")
+            continue
+        found += [f"{where}: {error}" for error in message.check(catalog)]
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        wanted = set(_PLACEHOLDER.findall(str(ids[-1])))
+        for string in strings:
+            if set(_PLACEHOLDER.findall(str(string))) != wanted:
+                found.append(f"{where}: placeholders {sorted(wanted)} differ in {string!r}")
+    return found
+
+
+_PLACEHOLDER = re.compile(r"%\(([a-z_0-9]+)\)[sd]")
+
+
+def check() -> list[str]:
+    """Every catalog's :func:`problems`."""
+    return [problem for _, po in catalog_paths() for problem in problems(po)]
+
+
+def write_pseudo(directory: Path) -> Path:
+    """The pseudo-locale's compiled catalog, made from ``messages.pot``, in
+    ``directory/<PSEUDO>/LC_MESSAGES/``; returns ``directory``."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with (TRANSLATIONS / f"{DOMAIN}.pot").open("rb") as handle:
+        catalog = read_po(handle, locale="en")
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple | list):
+            message.string = tuple(pseudo(str(form)) for form in message.id)
+        else:
+            message.string = pseudo(message.id)
+    target = directory / PSEUDO / "LC_MESSAGES"
+    target.mkdir(parents=True, exist_ok=True)
+    with (target / f"{DOMAIN}.mo").open("wb") as out:
+        write_mo(out, catalog)
+    return directory
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args else ""
+    if command == "extract":
+        extract()
+    elif command == "update":
+        update()
+    elif command == "compile":
+        compile_catalogs()
+    elif command == "check":
+        found = check()
+        print("\n".join(found) or "every catalog is complete")
+        return 1 if found else 0
+    elif command == "pseudo" and len(args) == 2:
+        print(write_pseudo(Path(args[1])))
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,82 @@
+"""Words the referees say, as values: an id, parameters and an English default.
+
+A refusal is chosen by the rules but worded where it is shown, in the language
+of the phone that reads it. So the rules never build a sentence for a person
+themselves: they make a :class:`Message` with
+
+- ``id``: a stable name for what happened (``"venture.bid.twice"``), the
+  catalogs' context: it never changes when the English wording does;
+- ``default``: the English words, with ``%(name)s`` placeholders (Python's
+  %-formatting, the catalogs' ``python-format``);
+- ``params``: the values of those placeholders. A value may itself be a
+  :class:`Message` (a reason inside a refusal), which is worded in the same
+  language.
+
+``str()`` of a message is its English sentence, exactly what the rules raised
+before messages were values, so a library user (and every test comparing
+sentences) sees no change. The web layer translates with the catalogs
+(``companion/web/i18n.py``); the rules import no gettext and no Flask.
+
+>>> m = refusal("venture.bid.none", "%(player)s has no bid to take back this round", player="Ana")
+>>> str(m)
+'Ana has no bid to take back this round'
+>>> m.id, dict(m.params)
+('venture.bid.none', {'player': 'Ana'})
+>>> str(refusal("outer", "cannot do it: %(why)s", why=refusal("inner", "too late")))
+'cannot do it: too late'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Union
+
+#: A placeholder's value: words in no language (a name, a number) or a message.
+Param = Union[str, int, "Message"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """Something the rules say to a person, before it is put into words."""
+
+    id: str
+    default: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.worded(lambda message: message.default)
+
+    def worded(self, words: Callable[[Message], str]) -> str:
+        """This message in the words ``words`` gives each message (its own and
+        those of its parameters): ``str`` uses the English defaults, the web
+        layer a catalog's translations."""
+        template = words(self)
+        values = {
+            name: value.worded(words) if isinstance(value, Message) else value
+            for name, value in self.params.items()
+        }
+        return template % values
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.default, tuple(sorted(self.params.items(), key=_first))))
+
+
+def _first(item: tuple[str, Param]) -> str:
+    return item[0]
+
+
+def refusal(id: str, default: str, /, **params: Param) -> Message:
+    """A :class:`Message`; the name the catalogs' extraction looks for.
+
+    ``pybabel extract`` reads calls of ``refusal`` (keyword ``refusal:1c,2``):
+    the id becomes the entry's context and the default its English text, so
+    two refusals that read alike in English may read differently elsewhere.
+    """
+    return Message(id, default, params)
+
+
+def plain(words: str) -> Message:
+    """English words that were not yet given an id: shown as they are in every
+    language until someone gives them one (see docs/languages.md)."""
+    return Message("", words.replace("%", "%%"), {})

@@ -1,0 +1,135 @@
+"""Each phone its own language (Flask-Babel), at the same table.
+
+A phone's language is, in this order: the one it chose with the switch in the
+top bar (a cookie on that phone only, ``leafpile_lang``), else the best match
+of its browser's ``Accept-Language`` among :data:`companion.i18n.LANGUAGES`,
+else English. Nothing is stored with the table, so phones at one table never
+change each other's language. A render depends on the language and on the
+``BoardView``; the shared render cache keys on both (``board_cache.py``).
+
+The rules' refusals arrive as :class:`~companion.rules.messages.Message`
+values (an id, parameters, English words) and are worded here by
+:func:`words`, in this request's language.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, current_app, redirect, request
+from flask_babel import Babel, get_locale, get_translations  # type: ignore[import-untyped]
+from werkzeug.wrappers import Response
+
+from companion.i18n import LANGUAGES, PSEUDO, SOURCE, TRANSLATIONS
+from companion.rules.messages import Message
+
+from .words import for_players
+
+COOKIE = "leafpile_lang"
+_YEAR = 365 * 24 * 3600
+
+bp = Blueprint("language", __name__)
+babel = Babel()
+
+
+def offered() -> dict[str, str]:
+    """The languages this app offers phones (the pseudo-locale only when set)."""
+    languages = dict(LANGUAGES)
+    if current_app.config.get("LEAFPILE_PSEUDO_LOCALE"):
+        languages[PSEUDO] = "Pseudo"
+    return languages
+
+
+def choose_language() -> str:
+    """This request's language: the phone's choice, else its browser's."""
+    chosen = request.cookies.get(COOKIE, "")
+    languages = offered()
+    if chosen in languages:
+        return chosen
+    # The browser's languages, most wanted first: the same language, else the
+    # same main tag ("pt-PT" is best served Brazilian Portuguese, "de-AT" German).
+    for wanted, _quality in request.accept_languages:
+        tag = wanted.replace("-", "_").lower()
+        for code in LANGUAGES:
+            if code.lower() == tag:
+                return code
+        for code in LANGUAGES:
+            if code.split("_")[0] == tag.split("_")[0]:
+                return code
+    return SOURCE
+
+
+def language() -> str:
+    """This request's language id (``"de"``, ``"pt_BR"``); English outside one."""
+    locale = get_locale()
+    return str(locale) if locale is not None else SOURCE
+
+
+def is_english() -> bool:
+    return language() == SOURCE
+
+
+def words(message: Message | str) -> str:
+    """``message`` in this request's language. Plain English words (no id
+    yet) stay as they are; so does a message its catalog does not have."""
+    if isinstance(message, str):
+        return message
+    translations = get_translations()
+
+    def worded(one: Message) -> str:
+        return translations.pgettext(one.id, one.default) if one.id else one.default
+
+    return message.worded(worded)
+
+
+def message_of(exc: BaseException) -> Message | str:
+    """The words an error carries: its message value if it has one."""
+    message = getattr(exc, "message", None)
+    return message if isinstance(message, Message) else str(exc)
+
+
+def for_this_phone(text: object) -> str:
+    """:func:`~companion.web.words.for_players` in this phone's language: the
+    English article fixes ("a 8" -> "an 8") only for English."""
+    return for_players(text, articles=is_english())
+
+
+@bp.get("/language/<code>")
+def switch(code: str) -> Response:
+    """The top bar's switch: remember ``code`` on this phone, back to the page."""
+    back = request.args.get("next", "/")
+    parts = urlsplit(back)
+    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//"):
+        back = "/"
+    response = redirect(back, code=303)
+    if code in offered():
+        response.set_cookie(
+            COOKIE, code, max_age=_YEAR, samesite="Lax", httponly=True, secure=request.is_secure
+        )
+    else:
+        response.delete_cookie(COOKIE)
+    return response
+
+
+def language_links() -> list[tuple[str, str]]:
+    """The switch's choices: (code, own name), this phone's first."""
+    here = language()
+    return sorted(
+        ((code, name) for code, name in LANGUAGES.items()), key=lambda item: item[0] != here
+    )
+
+
+def init_i18n(app: Flask) -> None:
+    """Flask-Babel with the package's catalogs (and the pseudo-locale's, when set)."""
+    directories = [str(TRANSLATIONS)]
+    pseudo = app.config.get("LEAFPILE_PSEUDO_LOCALE")
+    if pseudo:
+        directories.append(str(pseudo))
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
+    babel.init_app(app, locale_selector=choose_language)
+    app.jinja_env.filters["for_players"] = for_this_phone
+    app.jinja_env.globals["language"] = language
+    app.jinja_env.globals["language_links"] = language_links
+    app.jinja_env.globals["language_names"] = LANGUAGES
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.register_blueprint(bp)
