@@ -36,6 +36,7 @@ from companion.tables.projection import BoardView, Viewer, board_view
 
 from . import csrf_token, has_csrf_token
 from .board import board_context, is_htmx, render_board, who_bar
+from .i18n import language
 from .shared_bytes import SharedRender
 
 _RENDERS: OrderedDict[tuple[Any, ...], str] = OrderedDict()
@@ -105,7 +106,7 @@ def shared_who_bar(board: BoardView, viewer: Viewer) -> str:
     watching, have the same bar. It reads nothing of the table but its
     address and players, which never change, so a new version of the table
     draws no bar again."""
-    key = (board.table.token, "who", viewer.cache_key)
+    key = (board.table.token, "who", viewer.cache_key, language())
     bar = _recall(key)
     if bar is None:
         bar = without_tokens(str(who_bar(board, viewer, None, False)))
@@ -127,7 +128,10 @@ def render_polled_board(snap: Snapshot, viewer: Viewer) -> Any:
     board = board_view(snap, viewer)
     address = request.headers.get("HX-Current-URL", "").partition("?")[2]
     # A whole page also holds this phone's own controls (the host's): keyed by it.
-    key = (board, address) if htmx else (board, address, "page", viewer.cache_key)
+    # The words are this phone's language's (i18n.py): a render depends on it too.
+    key: tuple[Any, ...] = (board, address, language())
+    if not htmx:
+        key += ("page", viewer.cache_key)
     cached = _recall(key)
     if cached is None:
         context = board_context(board, who=Markup(_WHO_SLOT), phone=None if htmx else viewer)
