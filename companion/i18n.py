@@ -63,6 +63,7 @@ KEYWORDS = (
     "npgettext:1c,2,3",
     "lazy_gettext",
     "refusal:1c,2",
+    "refusal_n:1c,2,3",
 )
 
 _ACCENTED = str.maketrans(

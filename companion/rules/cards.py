@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .errors import InvalidCard, TooManyCopies
+from .messages import Message, refusal, refusal_n
 
 LOWEST_RANK = 1
 HIGHEST_RANK = 10
@@ -36,8 +37,17 @@ def copies(rank: int) -> int:
         or not isinstance(rank, int)
         or not LOWEST_RANK <= rank <= HIGHEST_RANK
     ):
-        raise InvalidCard(f"{rank!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+        raise InvalidCard(not_a_card(rank))
     return rank
+
+
+def not_a_card(value: object) -> Message:
+    """The refusal of something that is not a rank 1..10 (it names the value)."""
+    return refusal(
+        "card.not-a-card",
+        "%(card)s is not a card of the Pairs deck (ranks are 1 to 10)",
+        card=repr(value),
+    )
 
 
 def parse_card(text: str | int) -> int:
@@ -47,21 +57,21 @@ def parse_card(text: str | int) -> int:
     ``7.5``, an empty string or anything else that is not a rank 1..10.
     """
     if isinstance(text, bool):
-        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+        raise InvalidCard(not_a_card(text))
     if isinstance(text, int):
         copies(text)
         return text
     if not isinstance(text, str):
-        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+        raise InvalidCard(not_a_card(text))
     stripped = text.strip()
     if not stripped:
-        raise InvalidCard("no card was entered: type a rank from 1 to 10")
+        raise InvalidCard(refusal("card.none", "no card was entered: type a rank from 1 to 10"))
     # isdecimal() alone would let through any Unicode digit ("٣", "１０"): ASCII only.
     if not (stripped.isascii() and stripped.isdecimal()) or len(stripped) > 2:
-        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+        raise InvalidCard(not_a_card(text))
     rank = int(stripped)
     if not LOWEST_RANK <= rank <= HIGHEST_RANK:
-        raise InvalidCard(f"{text!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+        raise InvalidCard(not_a_card(text))
     return rank
 
 
@@ -79,10 +89,16 @@ def check_composition(cards: Iterable[int]) -> None:
     for rank in sorted(counts, key=order):
         if counts[rank] > copies(rank):
             have = copies(rank)
-            noun = "card" if have == 1 else "cards"
             raise TooManyCopies(
-                f"there {'is' if have == 1 else 'are'} only {have} {noun} of rank {rank}, "
-                f"not {counts[rank]}"
+                refusal_n(
+                    "card.too-many",
+                    "there is only %(have)s card of rank %(rank)s, not %(count)s",
+                    "there are only %(have)s cards of rank %(rank)s, not %(count)s",
+                    "have",
+                    have=have,
+                    rank=rank,
+                    count=counts[rank],
+                )
             )
 
 

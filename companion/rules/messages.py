@@ -43,9 +43,13 @@ class Message:
     id: str
     default: str
     params: Mapping[str, Param] = field(default_factory=dict)
+    #: The English plural of ``default``, when its words depend on a number:
+    #: ``count`` names the parameter that holds it (see :func:`refusal_n`).
+    plural: str | None = None
+    count: str = "n"
 
     def __str__(self) -> str:
-        return self.worded(lambda message: message.default)
+        return self.worded(english)
 
     def worded(self, words: Callable[[Message], str]) -> str:
         """This message in the words ``words`` gives each message (its own and
@@ -61,6 +65,11 @@ class Message:
     def __hash__(self) -> int:
         return hash((self.id, self.default, tuple(sorted(self.params.items(), key=_first))))
 
+    def number(self) -> int:
+        """The number the words depend on (1 for a message without a plural)."""
+        value = self.params.get(self.count, 1)
+        return value if isinstance(value, int) else 1
+
 
 def _first(item: tuple[str, Param]) -> str:
     return item[0]
@@ -74,6 +83,26 @@ def refusal(id: str, default: str, /, **params: Param) -> Message:
     two refusals that read alike in English may read differently elsewhere.
     """
     return Message(id, default, params)
+
+
+def refusal_n(id: str, singular: str, plural: str, count: str, /, **params: Param) -> Message:
+    """A :class:`Message` whose words depend on the number in ``params[count]``
+    (keyword ``refusal_n:1c,2,3``): English has two forms, Polish three, and
+    the catalogs say which form each number takes.
+
+    >>> str(refusal_n("x", "only %(n)s card", "only %(n)s cards", "n", n=1))
+    'only 1 card'
+    >>> str(refusal_n("x", "only %(n)s card", "only %(n)s cards", "n", n=3))
+    'only 3 cards'
+    """
+    return Message(id, singular, params, plural, count)
+
+
+def english(message: Message) -> str:
+    """The English words of ``message`` alone (its parameters not filled in)."""
+    if message.plural is not None and message.params.get(message.count) != 1:
+        return message.plural
+    return message.default
 
 
 def plain(words: str) -> Message:

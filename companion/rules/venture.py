@@ -49,6 +49,7 @@ from typing import Final
 
 from .cards import DECK_SIZE, article, check_composition, copies
 from .errors import IllegalAction, InvalidCard, TooManyCopies
+from .messages import Message, refusal
 
 __all__ = [
     "ACTIONS",
@@ -88,9 +89,23 @@ _SLUG: Final[Mapping[int, int]] = {3: 4, 4: 3, 5: 5, 6: 7, 7: 6, 8: 7}
 
 def _check_player_count(players: int) -> int:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise IllegalAction(f"{players!r} is not a number of players")
+        raise IllegalAction(
+            refusal(
+                "venture.players.not-a-number",
+                "%(players)s is not a number of players",
+                players=repr(players),
+            )
+        )
     if players not in _SLUG:
-        raise IllegalAction(f"Venture is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise IllegalAction(
+            refusal(
+                "venture.players.count",
+                "Venture is for %(least)s to %(most)s players, not %(players)s",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                players=players,
+            )
+        )
     return players
 
 
@@ -195,10 +210,21 @@ def _join(names: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _card(value: object, what: str) -> int:
+def _card(value: object, what: Message) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10:
         return copies(value)
-    raise InvalidCard(f"{what}: {value!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+    raise InvalidCard(
+        refusal(
+            "venture.card.not-a-card",
+            "%(what)s: %(card)s is not a card of the Pairs deck (ranks are 1 to 10)",
+            what=what,
+            card=repr(value),
+        )
+    )
+
+
+def _not_a_name(name: object) -> Message:
+    return refusal("venture.name.not-a-name", "%(name)s is not a player's name", name=repr(name))
 
 
 def resolve(pool: Iterable[int], bids: Mapping[str, int]) -> Resolution:
@@ -223,12 +249,12 @@ def resolve(pool: Iterable[int], bids: Mapping[str, int]) -> Resolution:
     :class:`~companion.rules.errors.IllegalAction` for a bidder name that is
     not a non-empty string.
     """
-    pool_cards = [_card(card, "a pool card") for card in pool]
+    pool_cards = [_card(card, refusal("venture.card.pool", "a pool card")) for card in pool]
     bid_cards: dict[str, int] = {}
     for player, card in bids.items():
         if not isinstance(player, str) or not player:
-            raise IllegalAction(f"{player!r} is not a player's name")
-        bid_cards[player] = _card(card, f"{player}'s bid")
+            raise IllegalAction(_not_a_name(player))
+        bid_cards[player] = _card(card, _whose_bid(player))
     check_composition([*pool_cards, *bid_cards.values()])
 
     # The table: pool cards (owner None) and bid cards (owner = bidder).
@@ -293,8 +319,10 @@ def _score_inputs(
 ) -> tuple[dict[str, Counter[int]], Counter[int]]:
     piles: dict[str, Counter[int]] = {}
     for player, cards in captured.items():
-        piles[player] = Counter(_card(card, f"a card captured by {player}") for card in cards)
-    left = Counter(_card(card, "a card left in the pool") for card in pool)
+        whose = refusal("venture.card.captured", "a card captured by %(player)s", player=player)
+        piles[player] = Counter(_card(card, whose) for card in cards)
+    left_over = refusal("venture.card.left", "a card left in the pool")
+    left = Counter(_card(card, left_over) for card in pool)
     everything: Counter[int] = Counter(left)
     for pile in piles.values():
         everything.update(pile)
@@ -487,7 +515,12 @@ class State:
         if isinstance(player, str) and player in self.players:
             return self.players.index(player)
         raise IllegalAction(
-            f"{player!r} is not playing at this table (players: {', '.join(self.players)})"
+            refusal(
+                "venture.player.stranger",
+                "%(player)s is not playing at this table (players: %(players)s)",
+                player=repr(player),
+                players=", ".join(self.players),
+            )
         )
 
     def hand_counts(self) -> dict[str, int]:
@@ -650,14 +683,26 @@ def new_game(players: Iterable[str], *, drafting: bool = False) -> State:
     names = tuple(players)
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise IllegalAction(f"{name!r} is not a player's name")
+            raise IllegalAction(_not_a_name(name))
     folded = [name.strip().casefold() for name in names]
     for name in names:
         if folded.count(name.strip().casefold()) > 1:
-            raise IllegalAction(f"{name} is at the table twice: give each player their own name")
+            raise IllegalAction(
+                refusal(
+                    "venture.name.twice",
+                    "%(name)s is at the table twice: give each player their own name",
+                    name=name,
+                )
+            )
     _check_player_count(len(names))
     if not isinstance(drafting, bool):
-        raise IllegalAction(f"drafting is on or off (True or False), not {drafting!r}")
+        raise IllegalAction(
+            refusal(
+                "venture.drafting",
+                "drafting is on or off (True or False), not %(drafting)s",
+                drafting=repr(drafting),
+            )
+        )
     return State(
         players=names,
         drafting=drafting,
@@ -692,20 +737,37 @@ def apply(state: State, action: Action) -> State:
         return _enter_slug(state, action)
     if isinstance(action, Bid | ChangeBid | WithdrawBid):
         return _bid(state, action)
-    raise IllegalAction(f"{action!r} is not a Venture action")
+    raise IllegalAction(
+        refusal("venture.action.unknown", "%(action)s is not a Venture action", action=repr(action))
+    )
 
 
 def _enter_slug(state: State, action: EnterSlug) -> State:
     if state.slug is not None:
-        raise IllegalAction("the slug is already entered; undo to correct it")
+        raise IllegalAction(
+            refusal("venture.slug.again", "the slug is already entered; undo to correct it")
+        )
     cards = action.cards
     if isinstance(cards, str | bytes) or not isinstance(cards, tuple | list):
-        raise InvalidCard(f"the slug must be a list of cards, not {cards!r}")
-    slug = tuple(_card(card, "a slug card") for card in cards)
+        raise InvalidCard(
+            refusal(
+                "venture.slug.not-a-list",
+                "the slug must be a list of cards, not %(cards)s",
+                cards=repr(cards),
+            )
+        )
+    slug_card = refusal("venture.card.slug", "a slug card")
+    slug = tuple(_card(card, slug_card) for card in cards)
     need = state.slug_size
     if len(slug) != need:
         raise IllegalAction(
-            f"the slug for {len(state.players)} players is {need} cards, not {len(slug)}"
+            refusal(
+                "venture.slug.size",
+                "the slug for %(players)s players is %(need)s cards, not %(entered)s",
+                players=len(state.players),
+                need=need,
+                entered=len(slug),
+            )
         )
     check_composition(slug)
     return replace(state, slug=slug, pool=tuple(sorted(slug)))
@@ -714,24 +776,47 @@ def _enter_slug(state: State, action: EnterSlug) -> State:
 def _bid(state: State, action: Bid | ChangeBid | WithdrawBid) -> State:
     phase = state.phase
     if phase == SLUG:
-        raise IllegalAction("enter the slug first: nobody can bid before the pool is known")
+        raise IllegalAction(
+            refusal(
+                "venture.bid.before-slug",
+                "enter the slug first: nobody can bid before the pool is known",
+            )
+        )
     if phase == OVER:
-        raise IllegalAction("the game is over: there are no more bids to make")
+        raise IllegalAction(
+            refusal("venture.bid.over", "the game is over: there are no more bids to make")
+        )
     seat = state.seat(action.player)
     player = state.players[seat]
     bids = list(state._bids())
     if isinstance(action, WithdrawBid):
         if bids[seat] is None:
-            raise IllegalAction(f"{player} has no bid to take back this round")
+            raise IllegalAction(
+                refusal(
+                    "venture.bid.none-to-take-back",
+                    "%(player)s has no bid to take back this round",
+                    player=player,
+                )
+            )
         bids[seat] = None
         return replace(state, bids=tuple(bids))
-    card = _card(action.card, f"{player}'s bid")
+    card = _card(action.card, _whose_bid(player))
     if isinstance(action, Bid) and bids[seat] is not None:
         raise IllegalAction(
-            f"{player} has already bid this round; change that bid instead of bidding again"
+            refusal(
+                "venture.bid.twice",
+                "%(player)s has already bid this round; change that bid instead of bidding again",
+                player=player,
+            )
         )
     if isinstance(action, ChangeBid) and bids[seat] is None:
-        raise IllegalAction(f"{player} has not bid this round, so there is no bid to change")
+        raise IllegalAction(
+            refusal(
+                "venture.bid.none-to-change",
+                "%(player)s has not bid this round, so there is no bid to change",
+                player=player,
+            )
+        )
     bids[seat] = card
     _check_known(state, player, card)
     recheck = tuple(p for p in state.recheck if p != player)
@@ -753,10 +838,30 @@ def _check_known(state: State, player: str, card: int) -> None:
         check_composition([*state.face_up_cards(), card])
     except TooManyCopies:
         if card == 1:
-            seen = "the only 1 is already in the pool or in a captured pile"
+            seen = refusal(
+                "venture.bid.spent.one", "the only 1 is already in the pool or in a captured pile"
+            )
         else:
-            seen = f"all {card} cards of rank {card} are already in the pool or in captured piles"
-        raise TooManyCopies(f"{player} cannot bid {article(card)} {card}: {seen}") from None
+            seen = refusal(
+                "venture.bid.spent.all",
+                "all %(card)s cards of rank %(card)s are already in the pool or in captured piles",
+                card=card,
+            )
+        # "article" is English only ("a 7", "an 8"): other languages leave it out.
+        raise TooManyCopies(
+            refusal(
+                "venture.bid.spent",
+                "%(player)s cannot bid %(article)s %(card)s: %(seen)s",
+                player=player,
+                article=article(card),
+                card=card,
+                seen=seen,
+            )
+        ) from None
+
+
+def _whose_bid(player: str) -> Message:
+    return refusal("venture.card.bid", "%(player)s's bid", player=player)
 
 
 def _clashing_bidders(state: State, bids: list[int | None]) -> tuple[str, ...]:

@@ -8,7 +8,9 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 
-from .errors import NoSuchTable, TableError
+from companion.rules.messages import refusal
+
+from .errors import NO_TABLE, NoSuchTable, TableError
 from .games import GameKind
 from .models import MAX_NAME_LENGTH
 
@@ -25,7 +27,7 @@ def _check_token(token: object) -> None:
     the query (a 500) instead of answering "no such table".
     """
     if not isinstance(token, str) or not _TOKEN.fullmatch(token):
-        raise NoSuchTable("there is no table at this address")
+        raise NoSuchTable(NO_TABLE)
 
 
 def plain_text(text: str) -> str:
@@ -91,24 +93,53 @@ def check_player_names(players: Sequence[str], kind: GameKind) -> list[str]:
     for typed in players:
         if not encodes(str(typed)):
             raise TableError(
-                f"the name {shown_safely(str(typed))[:30]!r} has a broken character: type it again"
+                refusal(
+                    "table.name.broken",
+                    "the name %(name)s has a broken character: type it again",
+                    name=repr(shown_safely(str(typed))[:30]),
+                )
             )
     names = [plain_text(str(p)) for p in players]
     names = [n for n in names if n]
     for name in names:
         if len(name) > MAX_NAME_LENGTH:
-            raise TableError(f"the name {name[:30]!r}… is too long (at most {MAX_NAME_LENGTH})")
+            raise TableError(
+                refusal(
+                    "table.name.long",
+                    "the name %(name)s… is too long (at most %(most)s)",
+                    name=repr(name[:30]),
+                    most=MAX_NAME_LENGTH,
+                )
+            )
     lowered = [n.casefold() for n in names]
     for name in names:
         if lowered.count(name.casefold()) > 1:
-            raise TableError(f"two players are called {name!r}: give each a different name")
+            raise TableError(
+                refusal(
+                    "table.name.twice",
+                    "two players are called %(name)s: give each a different name",
+                    name=repr(name),
+                )
+            )
     if not kind.min_players <= len(names) <= kind.max_players:
-        span = (
-            f"{kind.min_players}"
-            if kind.min_players == kind.max_players
-            else f"{kind.min_players} to {kind.max_players}"
-        )
-        raise TableError(f"{kind.title} takes {span} players; you entered {len(names)}")
+        if kind.min_players == kind.max_players:
+            words = refusal(
+                "table.players.exactly",
+                "%(game)s takes %(most)s players; you entered %(entered)s",
+                game=kind.title,
+                most=kind.max_players,
+                entered=len(names),
+            )
+        else:
+            words = refusal(
+                "table.players.span",
+                "%(game)s takes %(least)s to %(most)s players; you entered %(entered)s",
+                game=kind.title,
+                least=kind.min_players,
+                most=kind.max_players,
+                entered=len(names),
+            )
+        raise TableError(words)
     return names
 
 

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from companion.rules.errors import RuleError
 
 from .checks import _check_token, _clip, check_player_names, plain_text
-from .errors import NoSuchTable, TableError
+from .errors import NO_TABLE, NoSuchTable, TableError
 from .games import load
 from .log import Event, Snapshot, TableView, _view, extended, snapshot_of, walk_log
 from .models import (
@@ -209,7 +209,7 @@ class StoreCore:
         try:
             state = kind.new_state(names, options, seed)
         except RuleError as exc:
-            raise TableError(str(exc)) from exc
+            raise TableError(exc.message) from exc
         title = plain_text(title)[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
         row = TableRow(
             token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
@@ -230,7 +230,7 @@ class StoreCore:
         with self._read() as session:
             row = session.scalar(select(TableRow).where(TableRow.view_token == view_token))
             if row is None or not secrets.compare_digest(row.view_token, view_token):
-                raise NoSuchTable("there is no table at this address")
+                raise NoSuchTable(NO_TABLE)
             return _view(row)
 
     def version(self, token: str) -> int:
@@ -241,7 +241,7 @@ class StoreCore:
         found = rows[0] if rows else None
         version = found[0] if found else None
         if version is None:
-            raise NoSuchTable("there is no table at this address")
+            raise NoSuchTable(NO_TABLE)
         return int(version)
 
     def tables(self, game: str | None = None, limit: int = 50) -> list[TableView]:
@@ -362,7 +362,7 @@ class StoreCore:
         # The indexed lookup finds the row; the constant-time compare keeps the
         # final check from leaking how much of a guessed token was right.
         if row is None or not secrets.compare_digest(row.token, token):
-            raise NoSuchTable("there is no table at this address")
+            raise NoSuchTable(NO_TABLE)
         return row
 
 

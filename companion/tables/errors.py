@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
-STALE_MESSAGE = (
+from companion.rules.messages import Message, plain, refusal
+
+STALE_MESSAGE = refusal(
+    "table.stale",
     "your tap was not entered: someone changed the table at the same moment. "
-    "This is the table as it is now; check it and tap again if you still want to"
+    "This is the table as it is now; check it and tap again if you still want to",
 )
 
 
 class TableError(ValueError):
-    """A request the table cannot take; the message is for the person."""
+    """A request the table cannot take; the message is for the person.
+
+    Its words are a value too (:attr:`message`, with an id and parameters),
+    worded in each phone's language where it is shown; ``str()`` is English.
+    A referee's refusal passes through with its own message."""
+
+    message: Message
+
+    def __init__(self, message: str | Message = "", *args: object) -> None:
+        self.message = message if isinstance(message, Message) else plain(str(message))
+        super().__init__(str(self.message), *args)
 
 
 class NoSuchTable(TableError):
@@ -41,11 +54,17 @@ class TapUnknown(TableError):
     """The database could not be asked whether a tap was entered."""
 
 
-TAP_UNKNOWN_MESSAGE = (
+NOTHING_TO_UNDO = refusal("table.undo.nothing", "there is nothing to undo")
+NOTHING_TO_REDO = refusal("table.redo.nothing", "there is nothing to redo")
+NO_TABLE = refusal("table.none", "there is no table at this address")
+
+TAP_UNKNOWN_MESSAGE = refusal(
+    "table.tap-unknown",
     "the table could not be reached just now, so it is not known whether your tap was "
     "entered. Reload the table and look before you tap again: a tap sent again is never "
-    "entered twice"
+    "entered twice",
 )
-ALREADY_ENTERED_MESSAGE = (
-    "That tap had already reached the table and was entered once; it was not entered again"
+ALREADY_ENTERED_MESSAGE = refusal(
+    "table.already-entered",
+    "That tap had already reached the table and was entered once; it was not entered again",
 )

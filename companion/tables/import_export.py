@@ -25,7 +25,7 @@ from companion.rules.errors import RuleError
 from . import results
 from .checks import _clip, plain_text
 from .core import StoreCore
-from .errors import TableError
+from .errors import NOTHING_TO_REDO, NOTHING_TO_UNDO, TableError
 from .games import GameKind, load
 from .log import (
     SET_ASIDE,
@@ -113,18 +113,18 @@ def _fold(
             payload = json.loads(json.dumps(dict(payload)))
         elif kind_of == "undo":
             if not walk.can_undo:
-                raise TableError("there is nothing to undo")
+                raise TableError(NOTHING_TO_UNDO)
             reopen = payload if isinstance(payload, Mapping) else None
             size = min(undo_size(reopen), depth(walk.done) - walk.floor)
             payload = {"type": "ReopenRound", "entries": size} if reopen and size > 1 else None
         else:
             if not walk.can_redo:
-                raise TableError("there is nothing to redo")
+                raise TableError(NOTHING_TO_REDO)
             payload = None
         try:
             walk = walk.then(Event(seq, kind_of, payload, None, _IMPORTED_AT), strict=True)
         except RuleError as exc:
-            raise TableError(str(exc)) from exc
+            raise TableError(exc.message) from exc
         records.append(
             {
                 "seq": seq,
@@ -140,7 +140,7 @@ def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
     try:
         return kind.apply(state, payload)
     except RuleError as exc:
-        raise TableError(str(exc)) from exc
+        raise TableError(exc.message) from exc
 
 
 class ImportExportMixin(StoreCore):

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from companion.rules.errors import RuleError
+from companion.rules.messages import refusal
 
 from .errors import TableError
 from .games import GameKind, load
@@ -512,8 +513,11 @@ def reopened_round(snap: Snapshot) -> dict[str, Any] | None:
         start -= 1
     if start < snap.walk.floor:
         raise TableError(
-            "that undo would reopen the round just revealed, but a seat moved to another "
-            "phone during that round, so the round stays as it was revealed"
+            refusal(
+                "table.undo.seat-moved",
+                "that undo would reopen the round just revealed, but a seat moved to another "
+                "phone during that round, so the round stays as it was revealed",
+            )
         )
     return {"type": "ReopenRound", "entries": len(done) - start}
 

@@ -15,7 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .errors import NoSuchTable, TableError
+from companion.rules.messages import refusal
+
+from .errors import NO_TABLE, NoSuchTable, TableError
 from .log import TableView, _view
 from .models import MAX_TITLE_LENGTH, MemberRow, SeatRow, TableRow
 from .results import RematchRow, rematch_of
@@ -85,7 +87,7 @@ class RematchMixin(SeatsMixin):
         with self._write() as session:
             old = session.scalar(select(TableRow).where(TableRow.token == token).with_for_update())
             if old is None or old.token != token:
-                raise NoSuchTable("there is no table at this address")
+                raise NoSuchTable(NO_TABLE)
             existing = rematch_of(session, old.id)
             if existing is not None:
                 return _view(existing)
@@ -97,10 +99,20 @@ class RematchMixin(SeatsMixin):
                     )
                 )
             if member is None or member.role != "host":
-                raise TableError("only the host's phone can start another game at this table")
+                raise TableError(
+                    refusal(
+                        "table.rematch.host",
+                        "only the host's phone can start another game at this table",
+                    )
+                )
             snap = self._cached(old.token, old.version) or self._rebuild(session, old)
             if not is_over(old.game, snap.state):
-                raise TableError("this game is not over yet: finish it before starting another")
+                raise TableError(
+                    refusal(
+                        "table.rematch.early",
+                        "this game is not over yet: finish it before starting another",
+                    )
+                )
             table = snap.table
             new, _ = self._new_table_row(
                 table.game,

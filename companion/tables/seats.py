@@ -16,9 +16,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from companion.rules.messages import refusal
+
 from .checks import _check_token, _clip
 from .core import StoreCore
-from .errors import NoSuchTable, SeatHasEntry, SeatTaken, TableError
+from .errors import NO_TABLE, NoSuchTable, SeatHasEntry, SeatTaken, TableError
 from .log import TableView, _view, entry_maker
 from .models import EventRow, MemberRow, SeatRow, TableRow, _now
 
@@ -112,9 +114,15 @@ class SeatsMixin(StoreCore):
         with self._write() as session:
             row = session.scalar(select(TableRow).where(TableRow.token == token).with_for_update())
             if row is None or not secrets.compare_digest(row.token, token):
-                raise NoSuchTable("there is no table at this address")
+                raise NoSuchTable(NO_TABLE)
             if seat not in (row.setup or {}).get("players", ()):
-                raise TableError(f"there is no player called {seat[:40]!r} at this table")
+                raise TableError(
+                    refusal(
+                        "table.seat.unknown",
+                        "there is no player called %(seat)s at this table",
+                        seat=repr(seat[:40]),
+                    )
+                )
             held = session.scalar(
                 select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.seat == seat)
             )
@@ -125,9 +133,19 @@ class SeatsMixin(StoreCore):
             if action is not None and entry_maker(before, seat) == device:
                 action = None  # this phone made the seat's hidden entry itself
             if held is not None and not take_over:
-                raise SeatTaken(f"{seat}'s seat is held by another phone")
+                raise SeatTaken(
+                    refusal(
+                        "table.seat.held", "%(seat)s's seat is held by another phone", seat=seat
+                    )
+                )
             if held is None and action is not None and not take_over:
-                raise SeatHasEntry(f"{seat}'s hidden entry was made on another phone")
+                raise SeatHasEntry(
+                    refusal(
+                        "table.seat.entry",
+                        "%(seat)s's hidden entry was made on another phone",
+                        seat=seat,
+                    )
+                )
             mine = session.scalar(
                 select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.device == device)
             )
@@ -192,12 +210,20 @@ class SeatsMixin(StoreCore):
             row = self._row(session, token)
             me = self._member(session, row.id, device)
             if me.role != "host":
-                raise TableError("only the host's phone can hand the host role on")
+                raise TableError(
+                    refusal("table.host.only", "only the host's phone can hand the host role on")
+                )
             holder = session.scalar(
                 select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.seat == seat)
             )
             if holder is None:
-                raise TableError(f"{_clip(seat, 40)}'s seat is on no phone, so it cannot be host")
+                raise TableError(
+                    refusal(
+                        "table.host.nobody",
+                        "%(seat)s's seat is on no phone, so it cannot be host",
+                        seat=_clip(seat, 40),
+                    )
+                )
             if holder.device == device:
                 return
             me.role = "guest"
@@ -244,7 +270,7 @@ class SeatsMixin(StoreCore):
         # The indexed lookup found it; the constant-time compare keeps the
         # final check from leaking how much of a guessed token was right.
         if table is None or not secrets.compare_digest(table[3 if spectator else 2], token):
-            raise NoSuchTable("there is no table at this address")
+            raise NoSuchTable(NO_TABLE)
         moved = next(((row[1], row[2]) for row in rows if row[0] == "moved"), None)
         return BoardRead(table[2], int(table[1]), moved, _facts(rows))
 

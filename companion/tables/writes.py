@@ -15,7 +15,7 @@ transaction (:func:`companion.tables.results.record`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -33,6 +33,9 @@ from .checks import TAP_ID, plain_text
 from .core import StoreCore
 from .errors import (
     ALREADY_ENTERED_MESSAGE,
+    NO_TABLE,
+    NOTHING_TO_REDO,
+    NOTHING_TO_UNDO,
     STALE_MESSAGE,
     TAP_UNKNOWN_MESSAGE,
     AlreadyEntered,
@@ -143,18 +146,21 @@ class WritesMixin(StoreCore):
         *,
         device: str | None = None,
         tap: str | None = None,
+        follows: Sequence[str] = (),
     ) -> Snapshot:
         """Append one action if it is legal now; raise without writing if not.
 
         ``action`` is a rules action (a ``companion.rules`` dataclass) or the
         log's JSON for one; it is written as :func:`logged` makes it.
+        ``follows``: the tap ids of the taps this phone queued before this
+        one (offline), sent first: their entries are no conflict with it.
         """
         try:
             # Apply exactly what the log will hold after a JSON round trip.
             payload = json.loads(json.dumps(logged(action)))
         except (TypeError, ValueError) as exc:
             raise TableError(f"this action cannot be recorded: {exc}") from exc
-        return self._append(token, expected_version, "action", payload, seat, device, tap)
+        return self._append(token, expected_version, "action", payload, seat, device, tap, follows)
 
     def undo(
         self,
@@ -164,10 +170,13 @@ class WritesMixin(StoreCore):
         *,
         device: str | None = None,
         tap: str | None = None,
+        follows: Sequence[str] = (),
     ) -> Snapshot:
         """Take back the last entry; an entry that revealed a secret round
         takes back the whole round instead (LT4: see :func:`reopened_round`)."""
-        return self._append(token, expected_version, "undo", None, seat, device, tap)
+        return self._append(
+            token, expected_version, "undo", None, seat, device, tap, follows
+        )
 
     def redo(
         self,
@@ -177,8 +186,11 @@ class WritesMixin(StoreCore):
         *,
         device: str | None = None,
         tap: str | None = None,
+        follows: Sequence[str] = (),
     ) -> Snapshot:
-        return self._append(token, expected_version, "redo", None, seat, device, tap)
+        return self._append(
+            token, expected_version, "redo", None, seat, device, tap, follows
+        )
 
     def _append(
         self,
@@ -189,6 +201,7 @@ class WritesMixin(StoreCore):
         seat: str | None,
         device: str | None = None,
         tap: str | None = None,
+        follows: Sequence[str] = (),
     ) -> Snapshot:
         tap = tap if tap and TAP_ID.fullmatch(tap) else None
         try:
@@ -197,23 +210,27 @@ class WritesMixin(StoreCore):
                     self._plain(cursor, self._writing.lock, (tap, token))
                 found = cursor.fetchone()
                 if found is None:
-                    raise NoSuchTable("there is no table at this address")
+                    raise NoSuchTable(NO_TABLE)
                 table_id, version, tap_seq = found
                 if tap_seq is not None:
                     raise AlreadyEntered(ALREADY_ENTERED_MESSAGE)
                 before = self._cached(token, version) or self._rebuild(
                     session, _table_row(session, table_id)
                 )
+                if version != expected_version and follows:
+                    expected_version = _past_own_taps(
+                        session, table_id, expected_version, follows
+                    )
                 if version != expected_version and not self._commutes(
                     session, _table_row(session, table_id), before, expected_version, kind, payload
                 ):
                     raise StaleVersion(STALE_MESSAGE)
                 if kind == "undo" and not before.can_undo:
-                    raise NothingToUndo("there is nothing to undo")
+                    raise NothingToUndo(NOTHING_TO_UNDO)
                 if kind == "undo":
                     payload = reopened_round(before)
                 elif kind == "redo" and not before.can_redo:
-                    raise NothingToUndo("there is nothing to redo")
+                    raise NothingToUndo(NOTHING_TO_REDO)
                 version += 1
                 now = _now()
                 seat = (plain_text(seat)[: MAX_NAME_LENGTH * 4] or None) if seat else None
@@ -223,7 +240,7 @@ class WritesMixin(StoreCore):
                 try:
                     walk = before.walk.then(event, strict=True)
                 except RuleError as exc:
-                    raise TableError(str(exc)) from exc
+                    raise TableError(exc.message) from exc
                 stamp = self._writing.timestamp(now)
                 with self._pipelined(cursor):
                     self._plain(
@@ -320,3 +337,33 @@ class WritesMixin(StoreCore):
             )
         ]
         return walk_log(_view(row), events)[1].state
+
+
+def _past_own_taps(session: Session, table_id: int, seen: int, follows: Sequence[str]) -> int:
+    """The version a queued tap was made on, moved past the entries of the
+    taps the same phone queued before it (issue 43).
+
+    Taps made offline are sent in order once the phone is back, each with
+    the version it was made on. The entries of the ones sent first are that
+    phone's own intent, not somebody else's change: the next tap is checked
+    as if made after them. Only entries right after ``seen`` made by those
+    taps count; the first entry of anybody else's stops the walk, so a real
+    clash with another phone is still refused.
+    """
+    taps = {t for t in follows[:MAX_FOLLOWS] if TAP_ID.fullmatch(t)}
+    if not taps:
+        return seen
+    rows = session.execute(
+        select(EventRow.seq, EventRow.tap)
+        .where(EventRow.table_id == table_id, EventRow.seq > seen)
+        .order_by(EventRow.seq)
+    )
+    for seq, tap in rows:
+        if tap not in taps:
+            break
+        seen = seq
+    return seen
+
+
+#: The most queued taps a tap may follow (a phone's offline queue is short).
+MAX_FOLLOWS = 20

@@ -19,6 +19,7 @@ from companion.tables.store import NoSuchTable, TableError, TableView
 from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
+from .i18n import message_of, words
 from .imports import MAX_IMPORT_BYTES, import_upload
 from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
 from .viewer import device_id, known_device
@@ -102,7 +103,12 @@ def new_table(game: str) -> Any:
     except (FormError, TableError) as exc:
         return (
             render_template(
-                "home/new.html", kind=kind, screen=screen, seats=seats, form=form, error=str(exc)
+                "home/new.html",
+                kind=kind,
+                screen=screen,
+                seats=seats,
+                form=form,
+                error=words(message_of(exc)),
             ),
             422,
         )
@@ -141,7 +147,9 @@ def join() -> Any:
         table = store().table_for_code(code[:24])
     except NoSuchTable as exc:
         record_failure(request.remote_addr or "?")
-        return render_template("home/join.html", code=code[:24], error=sentence(str(exc))), 404
+        return render_template(
+            "home/join.html", code=code[:24], error=sentence(message_of(exc))
+        ), 404
     return redirect(url_for("table.page", token=table.token), code=303)
 
 
@@ -161,7 +169,7 @@ def import_table() -> Any:
         try:
             table = import_upload(upload.read(MAX_IMPORT_BYTES + 1))
         except TableError as exc:
-            error = sentence(str(exc))[:200]
+            error = sentence(message_of(exc))[:200]
         else:
             store().remember_member(table.token, device_id(), "host")
             return redirect(url_for("table.page", token=table.token), code=303)

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+import flask_babel  # type: ignore[import-untyped]
 from flask import Blueprint, Flask, current_app, redirect, request
-from flask_babel import Babel, get_locale, get_translations  # type: ignore[import-untyped]
+from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from companion.i18n import LANGUAGES, PSEUDO, SOURCE, TRANSLATIONS
-from companion.rules.messages import Message
+from companion.rules.messages import Message, english
 
 from .words import for_players
 
@@ -77,9 +78,19 @@ def words(message: Message | str) -> str:
     translations = get_translations()
 
     def worded(one: Message) -> str:
-        return translations.pgettext(one.id, one.default) if one.id else one.default
+        if not one.id:
+            return english(one)
+        if one.plural is not None:
+            return str(translations.npgettext(one.id, one.default, one.plural, one.number()))
+        return str(translations.pgettext(one.id, one.default))
 
     return message.worded(worded)
+
+
+def gettext(text: str, **params: object) -> str:
+    """``text`` (marked for extraction) in this request's language, its
+    ``%(name)s`` placeholders filled from ``params``."""
+    return str(flask_babel.gettext(text, **params))
 
 
 def message_of(exc: BaseException) -> Message | str:

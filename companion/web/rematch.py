@@ -17,6 +17,7 @@ from companion.tables.store import NoSuchTable, TableError
 
 from . import sentence, store
 from .board import render_board
+from .i18n import message_of
 from .viewer import known_device, viewer_for
 
 bp = Blueprint("rematch", __name__)
@@ -31,7 +32,7 @@ def rematch(token: str) -> Any:
         abort(404)
     except TableError as exc:
         snap = store().snapshot(token)
-        return render_board(snap, viewer_for(snap), error=sentence(str(exc)), status=422)
+        return render_board(snap, viewer_for(snap), error=sentence(message_of(exc)), status=422)
     target = url_for("table.page", token=new.token)
     if request.headers.get("HX-Request"):
         return Response(status=204, headers={"HX-Redirect": target})

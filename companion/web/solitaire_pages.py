@@ -28,6 +28,7 @@ from .board import phone_context
 from .costly import one_job
 from .games import FormError
 from .games import load as load_screens
+from .i18n import message_of
 from .ratelimit import new_table_limit, solver_limit
 from .viewer import device_id, known_device, viewer_for
 
@@ -246,7 +247,7 @@ def new() -> Any:
         options = load_screens()[GAME].parse_options(form, (name,))
         table = store().create_table(GAME, [name], options, f"Solitaire #{options['deal']}")
     except (FormError, TableError) as exc:
-        return index(error=sentence(str(exc)), form=form, status=422)
+        return index(error=sentence(message_of(exc)), form=form, status=422)
     # The phone that deals is the host, as at any new table: Play again, delete,
     # its start page and its own backup (issue 42: solo tables had no host).
     store().remember_member(table.token, device_id(), "host")

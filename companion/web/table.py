@@ -30,6 +30,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from companion.rules.messages import Message
 from companion.tables.games import logged
 from companion.tables.projection import (
     Viewer,
@@ -58,6 +59,7 @@ from .board_cache import render_polled_board
 from .board_json import board_json
 from .follow import follow_url
 from .games import FormError, FormPrompt
+from .i18n import gettext, message_of
 from .shared_bytes import COMPRESSION_KNOWN, SharedRender, chosen_encoding, encoded
 from .viewer import SPECTATOR, device_id, known_device, viewer_for
 
@@ -220,16 +222,16 @@ def _write(token: str, do: Any) -> Any:
     except TapUnknown as exc:
         # The database is unreachable: no board to draw, only the truth.
         template = "_error_fragment.html" if is_htmx() else "error.html"
-        return render_template(template, status=503, message=sentence(str(exc))), 503
+        return render_template(template, status=503, message=sentence(message_of(exc))), 503
     except AlreadyEntered as exc:
         # The same tap again (a retry, a double tap): entered once, and said so.
-        return render_board(*_fresh(token), notice=sentence(str(exc)), status=200)
+        return render_board(*_fresh(token), notice=sentence(message_of(exc)), status=200)
     except StaleVersion as exc:
-        return render_board(*_fresh(token), error=sentence(str(exc)), status=409)
+        return render_board(*_fresh(token), error=sentence(message_of(exc)), status=409)
     except FormPrompt as exc:  # the game's next question: nothing is wrong
-        return render_board(*_fresh(token), notice=sentence(str(exc)))
+        return render_board(*_fresh(token), notice=sentence(message_of(exc)))
     except (FormError, TableError) as exc:
-        return render_board(*_fresh(token), error=_not_entered(str(exc)), status=422)
+        return render_board(*_fresh(token), error=_not_entered(message_of(exc)), status=422)
     if is_htmx():
         board = render_polled_board(after, viewer_from(after, device, read.facts))
         return _encoded_once(*board)
@@ -250,17 +252,24 @@ def _encoded_once(body: Any, status: int) -> Any:
     return response
 
 
-def _not_entered(message: str) -> str:
-    """A refusal says plainly that the tap changed nothing."""
-    message = sentence(message)
-    if "not entered" in message.lower():
-        return message
-    return f"{message} This tap was not entered."
+def _not_entered(message: str | Message) -> str:
+    """A refusal says plainly that the tap changed nothing (in this phone's
+    language: whether it says so already is read from the English words)."""
+    worded = sentence(message)
+    if "not entered" in str(message).lower():
+        return worded
+    return f"{worded} {gettext('This tap was not entered.')}"
 
 
 def _tap() -> str | None:
     """The id the phone's script gave this tap (a tap sent twice is entered once)."""
     return request.form.get("tap") or None
+
+
+def _follows() -> list[str]:
+    """The ids of the taps this phone queued before this one and sent first
+    (app.js's offline queue): their entries are not a conflict with it."""
+    return request.form.getlist("follows")[:20]
 
 
 @bp.post("/t/<token>/act")
@@ -273,7 +282,13 @@ def act(token: str) -> Any:
         if refusal is not None:
             raise FormError(refusal)
         return store().act(
-            token, version, action, seat=viewer.seat, device=viewer.device, tap=_tap()
+            token,
+            version,
+            action,
+            seat=viewer.seat,
+            device=viewer.device,
+            tap=_tap(),
+            follows=_follows(),
         )
 
     return _write(token, do)
@@ -285,7 +300,9 @@ def undo(token: str) -> Any:
         refusal = undo_refusal(snap, viewer)
         if refusal is not None:
             raise FormError(refusal)
-        return store().undo(token, version, viewer.seat, device=viewer.device, tap=_tap())
+        return store().undo(
+            token, version, viewer.seat, device=viewer.device, tap=_tap(), follows=_follows()
+        )
 
     return _write(token, do)
 
@@ -295,7 +312,9 @@ def redo(token: str) -> Any:
     def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
         if not viewer.may_act:
             raise FormError(not_chosen_message(viewer))
-        return store().redo(token, version, viewer.seat, device=viewer.device, tap=_tap())
+        return store().redo(
+            token, version, viewer.seat, device=viewer.device, tap=_tap(), follows=_follows()
+        )
 
     return _write(token, do)
 
