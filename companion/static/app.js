@@ -128,15 +128,49 @@
     }
   }
 
-  // ---- A tap is never lost in silence (issues 20, 42) ---------------------
+  // ---- A tap is never lost in silence (issues 20, 42, 43) -----------------
   // A tap that cannot reach the table (offline, no answer, 502-504: a proxy,
   // or the database restarting) is kept with its tap id, said to be waiting,
   // and sent again once online or a poll gets through. A tap id is entered
   // once, so a tap that did arrive is answered "already entered".
+  // The queue sends what the player meant (issue 43): each waiting tap is
+  // named ("Your bid, Ana: 3"); a later tap on the same pad (a card pad, or
+  // a form marked data-pad) replaces the earlier one before it is sent; and
+  // each tap sent names the taps queued before it ("follows"), so the table
+  // never refuses it as stale because of this phone's own earlier tap.
   var pending = [];
-  var resending = false;
+  var resending = null;  // the tap on its way from the queue
   var keptAgain = false;  // the tap sent again was kept again
   var waitingForTable = false;  // the table answered 502-504 (the phone is online)
+  var queued = [];  // every tap id of this run of the queue, in the order kept
+  var VOLATILE = {tap: 1, version: 1, csrf_token: 1, follows: 1};
+
+  // What the player tapped, in their words: the key's label, else its text.
+  function tapName(config) {
+    var event = config.triggeringEvent;
+    var button = event && event.submitter;
+    if (!button && config.elt && config.elt.querySelector) {
+      button = config.elt.querySelector("button[type=submit], button:not([type])");
+    }
+    if (!button) return "";
+    var words = button.getAttribute("aria-label") || button.textContent || "";
+    return words.replace(/\s+/g, " ").trim();
+  }
+
+  // Which pad a tap was made on: a later tap with the same key replaces it.
+  function padKey(config, values) {
+    var form = config.elt;
+    if (!form || !form.matches || !form.matches(".pad-form, [data-pad]")) return null;
+    var event = config.triggeringEvent;
+    var pressed = event && event.submitter && event.submitter.name;
+    var parts = [config.path];
+    Object.keys(values).sort().forEach(function (key) {
+      if (!VOLATILE[key] && key !== pressed && !form.querySelector('[type=radio][name="' + key + '"]')) {
+        parts.push(key + "=" + values[key]);
+      }
+    });
+    return parts.join("&");
+  }
 
   function keep(config) {
     if (!config || config.verb === "get" || isPoller(config.elt)) return false;
@@ -153,10 +187,28 @@
     for (var i = 0; i < pending.length; i++) {
       if (pending[i].values.tap === values.tap) return true; // already kept
     }
-    pending.push({path: config.path, verb: config.verb, values: values});
+    var again = resending && resending.values.tap === values.tap;
+    var tap = again ? resending : {
+      path: config.path, verb: config.verb, values: values,
+      name: tapName(config), pad: padKey(config, values)
+    };
+    if (again) {
+      pending.unshift(tap);  // still first in line
+    } else {
+      if (tap.pad) {
+        pending = pending.filter(function (earlier) { return earlier.pad !== tap.pad; });
+      }
+      pending.push(tap);
+      queued.push(values.tap);
+    }
     showPending();
     retrySoon();
     return true;
+  }
+
+  function listOf(taps) {
+    var names = taps.map(function (t) { return t.name; }).filter(Boolean);
+    return names.length === taps.length ? names.join("; ") : "";
   }
 
   function showPending() {
@@ -164,6 +216,7 @@
       dock("pending", null);
       return;
     }
+    var named = listOf(pending);
     var words;
     if (waitingForTable) {
       words = pending.length === 1
@@ -174,8 +227,10 @@
         ? "Not sent yet — will send when the table is back."
         : pending.length + " taps not sent yet — will send when the table is back.";
     }
+    if (named) words += " " + (pending.length === 1 ? "Waiting: " : "In order: ") + named + ".";
     dock("pending", words, "Cancel", function () {
       pending = [];
+      queued = [];
       showPending();
       announce("Cancelled: nothing was sent.");
     });
@@ -204,19 +259,41 @@
   function resend() {
     if (resending || !pending.length || !window.htmx) return;
     var tap = pending.shift();
-    resending = true;
+    resending = tap;
     keptAgain = false;
     showPending();
+    var values = Object.assign({}, tap.values);
+    var before = queued.slice(0, queued.indexOf(tap.values.tap));
+    if (before.length) values.follows = before;
     window.htmx.ajax(tap.verb.toUpperCase(), tap.path, {
-      target: "#board", swap: "outerHTML", values: tap.values
+      target: "#board", swap: "outerHTML", values: values
     }).then(function () {
-      resending = false;
+      resending = null;
+      if (!pending.length && !keptAgain) queued = [];
       // Kept again: the next poll that gets through sends it (no loop).
       if (pending.length && !keptAgain) resend();
     }, function () {
-      resending = false;
+      resending = null;
     });
   }
+
+  // A tap sent from the queue says how it went, by name: entered, or not
+  // entered and why (the board's refusal, which also shows what stands).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var tap = resending;
+    if (!tap || !tap.name || !event.detail.elt || event.detail.elt.id !== "board") return;
+    var config = event.detail.requestConfig;
+    if (!config || !config.parameters || config.parameters.tap !== tap.values.tap) return;
+    var refusal = document.querySelector("#board .notice-error");
+    var status = event.detail.xhr && event.detail.xhr.status;
+    if (status >= 400 && refusal) {
+      var lead = document.createElement("strong");
+      lead.textContent = "Sent when the table was back, not entered: " + tap.name + ". ";
+      refusal.insertBefore(lead, refusal.firstChild);
+    } else if (status < 300) {
+      sayWhy("Sent when the table was back: " + tap.name + ".", "sent");
+    }
+  });
 
   // A board that cannot be refreshed says so, instead of looking current.
   var OFFLINE = "No connection to the table: this screen may be out of date.";
@@ -423,11 +500,12 @@
     }
     return null;
   }
-  function sayWhy(text) {
-    dock("why", text, "OK", function () { dock("why", null); });
+  function sayWhy(text, kind) {
+    kind = kind || "why";
+    dock(kind, text, "OK", function () { dock(kind, null); });
     announce(text);
     if (whyTimer) window.clearTimeout(whyTimer);
-    whyTimer = window.setTimeout(function () { dock("why", null); }, 8000);
+    whyTimer = window.setTimeout(function () { dock(kind, null); }, 8000);
   }
   document.addEventListener("click", function (event) {
     var el = whyAt(event);

@@ -174,9 +174,7 @@ class WritesMixin(StoreCore):
     ) -> Snapshot:
         """Take back the last entry; an entry that revealed a secret round
         takes back the whole round instead (LT4: see :func:`reopened_round`)."""
-        return self._append(
-            token, expected_version, "undo", None, seat, device, tap, follows
-        )
+        return self._append(token, expected_version, "undo", None, seat, device, tap, follows)
 
     def redo(
         self,
@@ -188,9 +186,7 @@ class WritesMixin(StoreCore):
         tap: str | None = None,
         follows: Sequence[str] = (),
     ) -> Snapshot:
-        return self._append(
-            token, expected_version, "redo", None, seat, device, tap, follows
-        )
+        return self._append(token, expected_version, "redo", None, seat, device, tap, follows)
 
     def _append(
         self,
@@ -218,9 +214,7 @@ class WritesMixin(StoreCore):
                     session, _table_row(session, table_id)
                 )
                 if version != expected_version and follows:
-                    expected_version = _past_own_taps(
-                        session, table_id, expected_version, follows
-                    )
+                    expected_version = _past_own_taps(session, table_id, expected_version, follows)
                 if version != expected_version and not self._commutes(
                     session, _table_row(session, table_id), before, expected_version, kind, payload
                 ):
