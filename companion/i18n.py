@@ -49,7 +49,7 @@ SOURCE = "en"
 #: The pseudo-locale: every string accented, 40 % longer and between markers,
 #: so a test sees at a glance which words were never marked for translation.
 #: Never offered to phones; an app accepts it only when configured to
-#: (``LEAFPILE_PSEUDO_LOCALE``). Babel knows no ``en_XA``, so it borrows the
+#: (``I18N_PSEUDO_LOCALE``). Babel knows no ``en_XA``, so it borrows the
 #: id of an English variant that no browser asks for.
 PSEUDO = "en_US_POSIX"
 PSEUDO_OPEN = "⟦"

@@ -36,7 +36,7 @@ babel = Babel()
 def offered() -> dict[str, str]:
     """The languages this app offers phones (the pseudo-locale only when set)."""
     languages = dict(LANGUAGES)
-    if current_app.config.get("LEAFPILE_PSEUDO_LOCALE"):
+    if current_app.config.get("I18N_PSEUDO_LOCALE"):
         languages[PSEUDO] = "Pseudo"
     return languages
 
@@ -131,9 +131,12 @@ def language_links() -> list[tuple[str, str]]:
 
 
 def init_i18n(app: Flask) -> None:
-    """Flask-Babel with the package's catalogs (and the pseudo-locale's, when set)."""
+    """Flask-Babel with the package's catalogs, and the pseudo-locale's when
+    ``I18N_PSEUDO_LOCALE`` names a folder holding it (tests: made by
+    :func:`companion.i18n.write_pseudo`; a phone then picks it like any
+    language, by the switch's address ``/language/en_US_POSIX``)."""
     directories = [str(TRANSLATIONS)]
-    pseudo = app.config.get("LEAFPILE_PSEUDO_LOCALE")
+    pseudo = app.config.get("I18N_PSEUDO_LOCALE")
     if pseudo:
         directories.append(str(pseudo))
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
