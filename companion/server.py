@@ -346,6 +346,72 @@ class _Late(Exception):
     """The request's head or body did not arrive by its deadline."""
 
 
+#: A request's head: at most this many header lines, each at most this long
+#: (http.client's own limits, which gevent's parser used).
+MAX_HEADERS = 100
+MAX_HEADER_LINE = 65536
+
+
+class RequestHead:
+    """A request's header lines as gevent's handler reads them.
+
+    gevent parses a request's headers with the standard library's e-mail
+    parser (``http.client.parse_headers``): a tenth of the laptop server's
+    CPU at a club night went there (issue 41). A request head is a few
+    ``Name: value`` lines; this keeps them in a list, looked up by name
+    without case as the e-mail message was. ``status`` is non-empty for a
+    head the handler must refuse (400).
+    """
+
+    def __init__(self, lines: list[tuple[str, str]], status: str = "") -> None:
+        self.fields = lines
+        self.status = status
+
+    @classmethod
+    def read(cls, rfile: Any) -> RequestHead:
+        lines: list[tuple[str, str]] = []
+        while True:
+            raw = rfile.readline(MAX_HEADER_LINE + 1)
+            if len(raw) > MAX_HEADER_LINE:
+                return cls([], "Line too long")
+            if raw in (b"\r\n", b"\n", b""):
+                return cls(lines)
+            text = raw.decode("iso-8859-1").rstrip("\r\n")
+            if text[:1] in (" ", "\t") and lines:  # an obsolete folded line: one value
+                name, value = lines[-1]
+                lines[-1] = (name, f"{value} {text.strip()}")
+                continue
+            name, colon, value = text.partition(":")
+            if not colon or not name or name != name.strip():
+                continue  # no header at all (nginx ignores such lines too)
+            lines.append((name, value.strip()))
+            if len(lines) > MAX_HEADERS:
+                return cls([], "Too many headers")
+
+    def get(self, name: str, default: Any = None) -> Any:
+        name = name.lower()
+        for key, value in self.fields:
+            if key.lower() == name:
+                return value
+        return default
+
+    getheader = get
+
+    def __delitem__(self, name: str) -> None:
+        name = name.lower()
+        self.fields = [(k, v) for k, v in self.fields if k.lower() != name]
+
+    @property
+    def typeheader(self) -> str | None:
+        found = self.get("content-type")
+        return None if found is None else str(found)
+
+    @property
+    def headers(self) -> list[str]:
+        """The lines as gevent's environ builder reads them."""
+        return [f"{key}: {value}\r\n" for key, value in self.fields]
+
+
 class _Refused(Exception):
     """A request refused before the app sees it; ``answer`` says why."""
 
@@ -418,6 +484,28 @@ def stream_server(listener: socket.socket, app: Flask, given: ServerLimits | Non
 
         answered = False
         body: bytes | None = None
+
+        def MessageClass(self, rfile: Any, *_: Any) -> RequestHead:  # noqa: N802 (gevent's name)
+            return RequestHead.read(rfile)
+
+        def _write_with_headers(self, data: bytes) -> None:
+            # gevent sends the head, then the body: two system calls and two
+            # packets an answer, the second held back by Nagle's algorithm
+            # until the first is acknowledged. A board is a few kilobytes:
+            # one buffer, one call.
+            self.headers_sent = True
+            self.finalize_headers()
+            out = bytearray(b"HTTP/1.1 ")
+            out += self.status
+            out += b"\r\n"
+            for header, value in self.response_headers:
+                out += header + b": " + value + b"\r\n"
+            out += b"\r\n"
+            if data and self.response_use_chunked:
+                out += b"%x\r\n" % len(data) + data + b"\r\n"
+            elif data:
+                out += data
+            self._sendall(out)
 
         def handle(self) -> None:
             self.socket.settimeout(limits.idle)
