@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from . import backup_command, print_command
+from .version import leafpile_version
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -14,7 +15,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="leafpile",
         description="Leafpile: a table companion for autumn card and board games.",
     )
-    parser.add_argument("--version", action="version", version=f"leafpile {_version()}")
+    parser.add_argument("--version", action="version", version=f"leafpile {leafpile_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     serve = commands.add_parser(
@@ -122,16 +123,6 @@ def _seconds(text: str) -> float:
             f"--budget must be a number of seconds from 0 to {_MAX_SECONDS}, not {text!r}"
         )
     return seconds
-
-
-def _version() -> str:
-    """The installed package's version (pyproject.toml's), or "unknown" from a bare checkout."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("leafpile")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
 
 
 def _port(text: str) -> int:

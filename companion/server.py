@@ -27,6 +27,7 @@ from .app import default_instance_folder
 from .cooperative import tune_collector_for_serving
 from .network import lan_address
 from .startup import check_data_folder, check_settings, data_folder_problem, database_problem
+from .version import leafpile_version
 
 # A QR code needs 4 light modules all round (ISO/IEC 18004) to be found by a camera.
 QUIET_ZONE = 4
@@ -104,6 +105,7 @@ def banner(public: str | None, urls: list[str], out: TextIO, tables: str | None 
     print("\n  Reachable at: " + ", ".join(urls), file=out)
     if tables:
         print(f"  Tables are kept in {tables}", file=out)
+    print(f"  Leafpile version {leafpile_version()}", file=out)
     print("  Stop with Ctrl+C. Tables are kept between runs.\n", file=out)
 
 

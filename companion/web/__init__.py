@@ -37,6 +37,7 @@ from werkzeug.security import safe_join
 from companion.rules.messages import Message
 from companion.tables import games
 from companion.tables.store import Store
+from companion.version import leafpile_version
 
 from . import games as screens
 from .i18n import for_this_phone, init_i18n, words
@@ -379,6 +380,7 @@ def init_web(app: Flask) -> None:
     # a token the poll cache did not recognise, and other phones got it.
     app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.globals["csrf_field"] = CSRF_FIELD
+    app.jinja_env.globals["leafpile_version"] = leafpile_version()  # base.html's footer
     app.jinja_env.filters["for_players"] = for_players
     app.jinja_env.filters["short_names"] = short_names
     app.jinja_env.filters["with_article"] = with_article
