@@ -271,6 +271,9 @@ class LogWalk:
     # ... which (seq, player) a reveal turned up, and which a takeover sealed.
     revealed: frozenset[tuple[int, str]] = frozenset()
     taken_back: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    # ... and which a reveal passed over (changed, taken back or undone
+    # before it): hidden for good, even once an undo reopens their round.
+    passed: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, table: TableView) -> LogWalk:
@@ -329,16 +332,20 @@ class LogWalk:
         )
         after = self._applied(self.state, action, strict=strict)
         done = push(self.done, counted)
-        revealed = self.revealed
+        made = push(self.made, counted) if hidden else self.made
+        revealed, passed = self.revealed, self.passed
         if round_key is not None and after is not REFUSED and self._round(after) != round_key:
-            revealed = revealed | _turned_up(done, round_key, self._round)
+            turned = _turned_up(done, round_key, self._round)
+            revealed = revealed | turned
+            passed = _passed_over(made, round_key, turned, passed)
         return replace(
             self,
             state=after,
             done=done,
             redo=None,
-            made=push(self.made, counted) if hidden else self.made,
+            made=made,
             revealed=revealed,
+            passed=passed,
         )
 
     def _seat(self, ev: Event, *, strict: bool) -> LogWalk:
@@ -385,7 +392,9 @@ class LogWalk:
         sealed: dict[int, frozenset[str]] = {}
         for made in self.made.items():
             hidden = frozenset(p for p in made.players if (made.seq, p) not in self.revealed)
-            gone = self.taken_back.get(made.seq, frozenset()) & hidden
+            gone = (
+                self.taken_back.get(made.seq, frozenset()) | self.passed.get(made.seq, frozenset())
+            ) & hidden
             if made.round_key == current and current is not None and hidden - gone:
                 still_open[made.seq] = hidden - gone
             if gone or (hidden and made.round_key != current):
@@ -437,6 +446,28 @@ def _turned_up(
                 last.setdefault(player, made.seq)
         node = node.below
     return frozenset((seq, player) for player, seq in last.items())
+
+
+def _passed_over(
+    made: Stack[Counted] | None,
+    round_key: Hashable,
+    turned: frozenset[tuple[int, str]],
+    passed: Mapping[int, frozenset[str]],
+) -> Mapping[int, frozenset[str]]:
+    """``passed`` with the round's hidden entries its reveal did not turn up
+    (changed, taken back or undone before it): an undo that reopens the
+    round later must not show them again, not even to the phone that made
+    them (LT3; ``docs/live-table.md``, *Who sees what*). The round's entries
+    are the top of the stack of hidden entries, so only they are read."""
+    more: dict[int, frozenset[str]] = {}
+    node = made
+    while node is not None and node.top.round_key == round_key:
+        entry = node.top
+        over = frozenset(p for p in entry.players if (entry.seq, p) not in turned)
+        if over:
+            more[entry.seq] = passed.get(entry.seq, frozenset()) | over
+        node = node.below
+    return {**passed, **more} if more else passed
 
 
 #: The kind an action event is read as when this version of the referee

@@ -242,6 +242,11 @@ def undo_refusal(snap: Snapshot, viewer: Viewer) -> str | None:
 
 def not_chosen_message(viewer: Viewer) -> str:
     """What a phone that may not enter anything is told."""
+    if viewer.lost_seat is not None and viewer.mode == "undecided":
+        return (
+            f"Your tap was not entered: another phone took over your seat, {viewer.lost_seat}. "
+            "Take it back at the top, or choose who this phone is now."
+        )
     if viewer.mode == "watching":
         return (
             "Your tap was not entered: this phone is just watching. "
@@ -265,6 +270,34 @@ def refusal_for(snap: Snapshot, viewer: Viewer, action: Mapping[str, Any]) -> st
                 f"Your tap was not entered: {player}'s seat is on {player}'s own phone, "
                 f"so only that phone enters or takes back {player}'s card."
             )
+    return None
+
+
+def replaces_anothers_entry(
+    snap: Snapshot, viewer: Viewer, action: Mapping[str, Any]
+) -> str | None:
+    """The player whose hidden entry ``action`` would replace or take back
+    although another phone made it, or None (LT3).
+
+    A seat's phone may leave the seat with its sealed bid still standing;
+    the seat is then free, and a shared phone may enter for it. Replacing
+    that entry from here is what claiming the seat does, so it is asked
+    first, as a claim is: the answer needs the person's yes (``replace``).
+    Nothing of the entry is shown either way.
+    """
+    secrets_now = snap.secrets
+    if not secrets_now.open:
+        return None
+    for player in snap.table.kind.personal(action):
+        if player == viewer.seat:
+            continue
+        made = [seq for seq, players in secrets_now.open.items() if player in players]
+        if not made:
+            continue
+        latest = max(made)
+        device = next((ev.device for ev in snap.events if ev.seq == latest), None)
+        if device != viewer.device:
+            return player
     return None
 
 
@@ -390,6 +423,7 @@ __all__ = [
     "last_entry",
     "not_chosen_message",
     "refusal_for",
+    "replaces_anothers_entry",
     "shown_back",
     "undo_refusal",
     "viewer_from",

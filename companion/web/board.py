@@ -12,6 +12,7 @@ that the rest of the board is the same for every phone with the same view
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app, render_template, request
@@ -52,6 +53,7 @@ def board_context(
     confirm_seat: str | None = None,
     confirm_reason: str = "held",
     chosen: bool = False,
+    confirm_replace: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the board templates get: the ``BoardView`` and names made from
     it, this phone's bar as HTML, and the answer to its last tap. ``phone``
@@ -78,6 +80,7 @@ def board_context(
         "phone": phone,
         "confirm_seat": confirm_seat,
         "confirm_reason": confirm_reason,
+        "confirm_replace": confirm_replace,
         "chosen": chosen,  # the answer to a choice of who this phone is
         "error": error,
         "notice": notice,
@@ -136,6 +139,7 @@ def render_board(
     confirm_reason: str = "held",
     notice: str | None = None,
     chosen: bool = False,
+    confirm_replace: Mapping[str, Any] | None = None,
 ) -> tuple[str, int]:
     """The board fragment for htmx, else the whole page (same data, same
     status), drawn for this phone alone: the answer to a tap that carries
@@ -151,6 +155,7 @@ def render_board(
         confirm_seat=confirm_seat,
         confirm_reason=confirm_reason,
         chosen=chosen,
+        confirm_replace=confirm_replace,
     )
     template = "table/_board.html" if htmx else "table/page.html"
     return render_template(template, **context), status

@@ -38,6 +38,7 @@ from companion.tables.projection import (
     hidden_count,
     not_chosen_message,
     refusal_for,
+    replaces_anothers_entry,
     undo_refusal,
     viewer_from,
     visible_events,
@@ -228,6 +229,8 @@ def _write(token: str, do: Any) -> Any:
         return render_board(*_fresh(token), notice=sentence(message_of(exc)), status=200)
     except StaleVersion as exc:
         return render_board(*_fresh(token), error=sentence(message_of(exc)), status=409)
+    except AskFirst as exc:  # replacing another phone's hidden entry: the person says yes
+        return render_board(*_fresh(token), confirm_replace=exc.question, status=409)
     except FormPrompt as exc:  # the game's next question: nothing is wrong
         return render_board(*_fresh(token), notice=sentence(message_of(exc)))
     except (FormError, TableError) as exc:
@@ -272,6 +275,27 @@ def _follows() -> list[str]:
     return request.form.getlist("follows")[:20]
 
 
+def _legal_now(snap: Snapshot, action: Any) -> bool:
+    """Whether the rules would take ``action`` on the table as it is."""
+    try:
+        snap.table.kind.apply(snap.state, action)
+    except ValueError:  # a RuleError: the entry itself says why it is refused
+        return False
+    return True
+
+
+class AskFirst(Exception):
+    """The tap needs the person's yes before it is entered (nothing was written)."""
+
+    def __init__(self, question: dict[str, Any]) -> None:
+        super().__init__(question["player"])
+        self.question = question
+
+
+# What a form carries besides the tap itself: not sent back with the question.
+_NOT_ASKED_AGAIN = frozenset({"csrf_token", "version", "tap", "follows", "replace"})
+
+
 @bp.post("/t/<token>/act")
 def act(token: str) -> Any:
     def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
@@ -281,6 +305,20 @@ def act(token: str) -> Any:
         refusal = refusal_for(snap, viewer, logged(action))
         if refusal is not None:
             raise FormError(refusal)
+        # Another phone's hidden entry is replaced only after a yes, as
+        # claiming its seat is (LT3): the question says whose, never what.
+        player = replaces_anothers_entry(snap, viewer, logged(action))
+        if (
+            player is not None
+            and request.form.get("replace") != "yes"
+            and _legal_now(snap, logged(action))  # else the rules' refusal says why
+        ):
+            fields = [
+                (key, value[:200])
+                for key, value in request.form.items(multi=True)
+                if key not in _NOT_ASKED_AGAIN
+            ][:40]
+            raise AskFirst({"player": player, "fields": fields})
         return store().act(
             token,
             version,
