@@ -261,7 +261,8 @@ def _not_entered(message: str | Message) -> str:
     worded = sentence(message)
     if "not entered" in str(message).lower():
         return worded
-    return f"{worded} {gettext('This tap was not entered.')}"
+    not_entered = gettext("This tap was not entered.")
+    return f"{worded} {not_entered}"
 
 
 def _tap() -> str | None:
