@@ -14,7 +14,7 @@ from PIL import Image
 
 from printables import Options
 from printables.aids import all_aids
-from tests.printables.test_print_pdf import built, geometry
+from tests.printables.pdf_geometry import built, geometry
 
 DPI = 200
 SCALE = DPI / 72

@@ -7,7 +7,7 @@ import pytest
 from companion.rules import autumn_ash, autumn_leaves, leaf, pairs, venture
 from printables import Options
 from printables.aids import QR_MM, aid_boxes, all_aids, fitted_size, qr_matrix
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 URL = "http://192.168.1.23:5000/"
 GAMES = [

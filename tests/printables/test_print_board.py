@@ -17,7 +17,7 @@ from printables.board import (
 )
 from printables.pyramids import net_dimensions
 from printables.sheet import FOOTER_TOP_MM, SAFE_EDGE_MM
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 PAPERS = ["a4", "letter"]
 

@@ -26,7 +26,7 @@ from printables.sheet import (
     SAFE_EDGE_MM,
     new_canvas,
 )
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 PAPERS = ["a4", "letter"]
 SIZES = ["poker", "ccg"]

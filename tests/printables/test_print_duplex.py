@@ -9,7 +9,7 @@ import pytest
 
 from printables import Options
 from printables.duplex import SCALE_GAP_MM, SCALE_TYPE, back_zero, targets
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 CORRECTIONS = [(0.0, 0.0), (1.5, -1.0), (-5.0, 5.0)]
 

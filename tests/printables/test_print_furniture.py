@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from printables import PARTS, Options
 from printables.deck import sheet_layout
 from printables.sheet import MAX_BACK_OFFSET_MM, SAFE_EDGE_MM
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 Box = tuple[float, float, float, float]
 SLACK = 0.01  # points: touching is not overlapping

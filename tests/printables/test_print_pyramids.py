@@ -16,7 +16,7 @@ from printables.pyramids import (
     layout_pages,
     net_dimensions,
 )
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])

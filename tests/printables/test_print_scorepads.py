@@ -9,7 +9,7 @@ import pytest
 
 from companion.rules import autumn_ash, autumn_leaves, cards, leaf, pairs, venture
 from printables import Options
-from tests.printables.test_print_pdf import MM, built, read_geometry
+from tests.printables.pdf_geometry import MM, built, read_geometry
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])

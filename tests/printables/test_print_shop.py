@@ -17,7 +17,7 @@ from companion.cli import main
 from printables import PARTS, Options
 from printables.deck import BACK_BLEED_MM, back_correction_warning, back_cut_mm, sheet_layout
 from printables.sheet import SAFE_EDGE_MM
-from tests.printables.test_print_pdf import MM, built, geometry
+from tests.printables.pdf_geometry import MM, built, geometry
 
 SINGLE_PARTS = [name for name in PARTS if name != "kit"]
 

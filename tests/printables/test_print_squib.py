@@ -13,8 +13,8 @@ from printables import Options, build, filename
 from printables.deck import fold_layout, sheet_layout
 from printables.proof import proof_decks
 from printables.sheet import SAFE_EDGE_MM, parse_cards
+from tests.printables.pdf_geometry import MM, built, geometry, read_geometry
 from tests.printables.test_print_furniture import _assert_furniture_clear
-from tests.printables.test_print_pdf import MM, built, geometry, read_geometry
 from tests.printables.test_print_shop import _form_placements
 
 # --- Reprint one card or a range ----------------------------------------------------

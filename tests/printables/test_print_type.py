@@ -31,7 +31,7 @@ import pytest
 from printables import PARTS, Options, build
 from printables.aids import ADDRESS_SIZE, aid_boxes, all_aids
 from printables.proof import proof_decks, proof_slots
-from tests.printables.test_print_pdf import Page, TextRun, read_geometry
+from tests.printables.pdf_geometry import Page, TextRun, read_geometry
 
 MIN_SIZE = 7.0
 LEADING = 1.15
