@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -82,7 +82,6 @@ MAX_URL_LENGTH = 300
 INK = HexColor("#222222")
 SOFT = HexColor("#666666")
 """Secondary type: 5.7:1 on white paper, 5.3:1 on the cards' cream (4.5:1 at least)."""
-FAINT = HexColor("#bbbbbb")
 
 
 def mm(value: float) -> float:
@@ -481,7 +480,3 @@ def draw_footer(canvas: Canvas, options: Options, label: str) -> None:
 
 FOOTER_TOP_MM = SAFE_EDGE_MM + NOTE_BAND_MM + 1.2
 """Sheets with :func:`draw_footer` keep their drawing above this height."""
-
-
-def fill_color(hex_code: str) -> Color:
-    return HexColor(hex_code)

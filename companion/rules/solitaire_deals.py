@@ -55,11 +55,6 @@ class DealTable:
     tested: int = 0  # deals the benchmark ran: the table holds those it won
 
     @property
-    def share_won(self) -> float:
-        """The share of the deals tested that the solver won (0 if none)."""
-        return len(self.winnable) / self.tested if self.tested else 0.0
-
-    @property
     def winnable(self) -> tuple[int, ...]:
         return tuple(sorted(seed for seeds in self.levels.values() for seed in seeds))
 

@@ -424,11 +424,6 @@ def _layout_bytes(piles: _Piles, hidden: _Hidden, dealt: int) -> bytes:
     return bytes((dealt, *hidden)) + b"\xff".join(piles)
 
 
-def _unpack(packed: bytes, width: int) -> tuple[_Piles, _Hidden, int]:
-    """The piles, face-down counts and cards dealt of :func:`_layout_bytes`."""
-    return tuple(packed[1 + width :].split(b"\xff")), tuple(packed[1 : 1 + width]), packed[0]
-
-
 def _won(piles: _Piles, suits: int, ranks: int) -> bool:
     count = 0
     for p in piles:
