@@ -80,7 +80,7 @@ def pseudo(text: str) -> str:
     one more character), placeholders and markup untouched, between markers.
 
     >>> pseudo("Undo %(name)s's <b>bid</b>")
-    "⟦Ûñdö %(name)s'š <b>bîd</b> ~~~~~~~~~~⟧"
+    "⟦Ûñdö %(name)s'š <b>bîd</b> ~~~~~~~~ ~~⟧"
     """
     pieces: list[str] = []
     last = 0
@@ -89,8 +89,11 @@ def pseudo(text: str) -> str:
         pieces.append(found.group(0))
         last = found.end()
     pieces.append(text[last:].translate(_ACCENTED))
+    # The padding comes as words of up to 8 characters, as longer words
+    # do, so it wraps where a real translation would.
     padding = "~" * max(1, round(len(text) * 0.4))
-    return f"{PSEUDO_OPEN}{''.join(pieces)} {padding}{PSEUDO_CLOSE}"
+    words = " ".join(padding[i : i + 8] for i in range(0, len(padding), 8))
+    return f"{PSEUDO_OPEN}{''.join(pieces)} {words}{PSEUDO_CLOSE}"
 
 
 def catalog_paths() -> Iterator[tuple[str, Path]]:

@@ -1,0 +1,178 @@
+"""Phones in the pseudo-locale and in real languages at 360x740 (headless Chromium).
+
+The pseudo-locale (companion/i18n.py: every marked string accented, 40 %
+longer and between ⟦ ⟧) shows at once a word that was never marked for
+translation, and a layout that breaks when the words grow as German and
+French ones do. A Venture table is started and joined in it; on every screen
+marked so far (the start page, the new-table form, the join page, the
+table's top bar, who-are-you question and bar, its links, the history) no
+word shows outside the markers, nothing is wider than the phone, and the
+language switch stays a 44 px target. Then two phones read one table in
+German and Polish at once.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
+from companion.web import ratelimit
+from tests.conftest import _config, _drop_everything
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SMALL_PHONE = {"width": 360, "height": 740}
+MARKED = re.compile(re.escape(PSEUDO_OPEN) + r".*?" + re.escape(PSEUDO_CLOSE), re.S)
+# Words that are never translated: the brand, the games' names, the players'.
+NAMES = {"Leafpile", "Venture", "Ana", "Ben", "Cy", "Friday", "EN"}
+
+
+@pytest.fixture
+def pseudo_server(tmp_path: Path) -> Iterator[str]:
+    ratelimit.reset()
+    config = _config(tmp_path)
+    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(tmp_path / "pseudo"))
+    application = create_app(config)
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    application.config["PUBLIC_URL"] = url
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        _drop_everything(application)
+
+
+@pytest.fixture
+def small_phone(browser) -> Iterator[Any]:
+    contexts = []
+
+    def open_phone(locale: str = "en-US") -> Any:
+        context = browser.new_context(
+            viewport=SMALL_PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+            locale=locale,
+        )  # fmt: skip
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def unmarked(text: str, also: set[str] = frozenset()) -> set[str]:
+    """The words of a screen's text outside the markers, less names."""
+    words = set(re.findall(r"[^\W\d_]{2,}", MARKED.sub(" ", text)))
+    return words - NAMES - also
+
+
+def assert_fits(page: Any) -> None:
+    """Nothing is wider than the phone, and the switch is a thumb's target."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SMALL_PHONE["width"], f"the page is {width}px wide at {page.url}"
+    box = page.locator(".language-switch > summary").bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44
+    assert box["x"] + box["width"] <= SMALL_PHONE["width"]
+
+
+def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
+    pseudo_server, small_phone, tmp_path
+):
+    page = small_phone()
+    page.goto(f"{pseudo_server}/language/{PSEUDO}")
+    assert page.locator("html").get_attribute("lang") == PSEUDO.replace("_", "-")
+
+    # The start page: everything but the games' blurbs (not yet marked) and
+    # the join form's button (templates/_partials.html, not yet marked).
+    assert_fits(page)
+    page.evaluate("document.querySelector('.game-tiles').remove()")
+    assert unmarked(page.locator("body").inner_text()) == {"Join"}
+
+    page.goto(f"{pseudo_server}/new/venture")
+    assert_fits(page)
+    form = page.locator("form.new-table")
+    # The game's own options (templates/venture/_options.html) are the board's.
+    page.evaluate("document.querySelector('form.new-table fieldset + fieldset')?.remove()")
+    assert not unmarked(form.inner_text())
+    for number, name in enumerate(("Ana", "Ben", "Cy"), start=1):
+        page.fill(f"#player{number}", name)
+    # A table's default name holds an English date ("Venture, 28 Nov"): named here.
+    page.fill("#title", "Venture Ana")
+    page.locator("form.new-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+
+    # The phone that started the table is its shared phone: its bar says so.
+    bar = page.locator(".who-bar summary")
+    bar.wait_for()
+    assert_fits(page)
+    assert not unmarked(bar.inner_text())
+    assert not unmarked(page.locator(".topbar").inner_text())
+    assert not unmarked(page.locator(".table-links").inner_text())
+    page.screenshot(path=str(tmp_path / "pseudo-table.png"), full_page=True)
+
+    # Another phone is asked who it is, then its bar says whom it plays.
+    other = small_phone()
+    other.goto(f"{pseudo_server}/language/{PSEUDO}")
+    other.goto(page.url)
+    ask = other.locator(".who-ask")
+    ask.wait_for()
+    assert_fits(other)
+    assert not unmarked(ask.inner_text())
+    other.locator(".who-names button", has_text="Ben").click()
+    other.locator(".who-bar summary", has_text="Ben").wait_for()
+    assert not unmarked(other.locator(".who-bar summary").inner_text())
+
+    page.locator(".topbar a.btn").click()  # Invite: the join page
+    page.wait_for_url(re.compile(r"/join$"))
+    assert_fits(page)
+    text = page.locator("main").inner_text()
+    code = page.locator(".join-code").inner_text()
+    addresses = re.sub(r"https?://\S+", " ", text.replace(code, " "))
+    assert not unmarked(addresses)
+
+    page.go_back()
+    page.locator(".table-links a").nth(1).click()  # the full history
+    page.wait_for_url(re.compile(r"/history$"))
+    assert not unmarked(page.locator("main").inner_text())
+
+
+def test_two_phones_read_one_table_in_german_and_polish(pseudo_server, small_phone):
+    german, polish = small_phone("de-DE"), small_phone("pl-PL")
+    german.goto(f"{pseudo_server}/new/venture")
+    assert german.locator("h1").inner_text() == "Neuer Venture-Tisch"
+    for number, name in enumerate(("Ana", "Ben", "Cy"), start=1):
+        german.fill(f"#player{number}", name)
+    german.locator("form.new-table button[type=submit]").click()
+    german.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    german.locator(".who-bar summary", has_text="Geteiltes Handy").wait_for()
+
+    polish.goto(german.url)  # the German phone started the table: it is the shared one
+    polish.locator("#who-ask-h", has_text="Kim jesteś?").wait_for()
+    polish.locator(".who-names button", has_text="Ben").click()
+    polish.locator(".who-bar summary", has_text="Jesteś: Ben").wait_for()
+    assert_fits(polish)
+
+    german.locator(".who-bar summary").click()  # Ändern
+    german.locator(".who-names button", has_text="Ana").click()
+    german.locator(".who-bar summary", has_text="Du bist Ana").wait_for()
+    assert german.locator("html").get_attribute("lang") == "de"
+    assert polish.locator("html").get_attribute("lang") == "pl"
+    # The Polish phone switches to French in two taps; the German phone stays German.
+    polish.locator(".language-switch > summary").click()
+    polish.locator(".language-switch a[lang=fr]").click()
+    polish.locator(".who-bar summary", has_text="Vous êtes Ben").wait_for()
+    german.reload()
+    german.locator(".who-bar summary", has_text="Du bist Ana").wait_for()
+    assert_fits(german)
