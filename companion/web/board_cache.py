@@ -147,6 +147,18 @@ def render_polled_board(snap: Snapshot, viewer: Viewer) -> Any:
     return cached, 200
 
 
+def cached_fragment(board: BoardView, viewer: Viewer, address: str, words: str) -> str | None:
+    """The fragment a phone with this view, page address (``HX-Current-URL``'s
+    query) and language gets, with its bar, if it was drawn already; else
+    None. The board-fetch path's lean answer (``board_fetch.py``): the same
+    keys as :func:`render_polled_board`, so the same string."""
+    key = (board, address, words)
+    cached = _recall(key)
+    if cached is None or _WHO_SLOT not in cached:
+        return cached
+    return _recall((*key, "with bar", viewer.cache_key))
+
+
 def _fragment_with_bar(key: tuple[Any, ...], cached: str, board: BoardView, viewer: Viewer) -> str:
     """A shared fragment with this viewer's bar in its slot: one string per
     viewer key (and so one compression), kept beside the render."""

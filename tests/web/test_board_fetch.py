@@ -100,6 +100,62 @@ def test_every_phone_gets_flasks_own_answer_to_a_board_fetch(app, store, new_cli
                 compared += 1
     # Every one of these phones has its session: the path answered them all, once each.
     assert fetches(app).answered - before == compared
+    # Most without a request context (the lean path): a phone Flask had seen, a board drawn.
+    assert fetches(app).lean > compared // 3
+
+
+LANGUAGE_ASKED = [
+    ("", {}),
+    ("", {"Accept-Language": "de-AT,de;q=0.9"}),
+    ("", {"Accept-Language": "pt-PT, en;q=0.5"}),
+    ("fr", {"Accept-Language": "de"}),
+    ("nl", {}),
+    ("xx", {"Accept-Language": "it"}),
+]
+
+
+def test_the_lean_path_answers_each_phone_in_its_own_language(app, store, new_client_phone):
+    """Two phones see one board, each in its own language (a cookie, else its
+    browser's): the path gives each Flask's bytes, never the other's words,
+    once it has learned a phone and a language from Flask."""
+    table = a_table(store, "scorepad")
+    store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2, 3, 4]})
+    phone = new_client_phone().undecided()
+    assert phone.post(f"/t/{table.token}/me", {"mode": "shared"}).status_code == 200
+    cookie = session_cookie(phone)
+    version = store.version(table.token)
+    bodies = {}
+    for chosen, headers in LANGUAGE_ASKED:
+        with_language = f"{cookie}; leafpile_lang={chosen}" if chosen else cookie
+        path = f"/t/{table.token}/poll?v={version - 1}"
+        lean_before = fetches(app).lean
+        for first in ("flask", "path", "path"):  # Flask first: the path then learns
+            via_path, via_flask = both(app, path, with_language, headers, first)
+            assert via_path == via_flask, (chosen, headers)
+        assert fetches(app).lean > lean_before, (chosen, headers)
+        bodies[chosen, tuple(headers.values())] = via_path[2]
+    assert bodies["", ()] != bodies["", ("de-AT,de;q=0.9",)]  # German words, not English
+    assert bodies["fr", ("de",)] != bodies["", ("de-AT,de;q=0.9",)]  # the cookie wins
+    assert bodies["xx", ("it",)] != bodies["", ()]  # an unknown choice: the browser's
+
+
+def test_the_lean_path_leaves_an_unknown_cookie_to_flask(app, store, new_client_phone):
+    table = a_table(store, "scorepad")
+    store.act(table.token, 0, {"type": "AddRound", "scores": [1, 2, 3, 4]})
+    phone = new_client_phone().undecided()
+    assert phone.post(f"/t/{table.token}/me", {"mode": "shared"}).status_code == 200
+    cookie = session_cookie(phone)
+    path = f"/t/{table.token}/poll?v=0"
+    for first in ("path", "path"):
+        both(app, path, cookie, {}, first)  # learned, and drawn
+    lean = fetches(app).lean
+    altered = cookie[:-2] + ("AA" if not cookie.endswith("AA") else "BB")
+    via_path, via_flask = both(app, path, altered, {}, "path")
+    assert fetches(app).lean == lean  # an altered cookie is Flask's to verify
+    assert via_path[0] == via_flask[0]
+    assert any(name == "Set-Cookie" for name, _ in via_path[1])  # a new session, as Flask gives
+    assert both(app, path, cookie, {}, "path")[0][0] == "200 OK"
+    assert fetches(app).lean == lean + 1
 
 
 def test_a_secret_reaches_no_other_phone_through_the_fetch_path(app, store, new_client_phone):
