@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pypdfium2
 from PIL import ImageCms
@@ -44,9 +44,12 @@ IMAGE_DECKS = ("deck", "standard-deck", "cards")
 
 Face = tuple[str, str, CardDrawer]
 """(file name, what the card is, how to draw it); equal keys draw the same."""
+Side = tuple[CardDrawer, bool]
+"""A card side to draw on a page of its own, and whether its dark ground is
+painted over the whole page (the back's, to the edge of the bleed)."""
 
 
-def _pairs_faces() -> list[tuple[str, str, CardDrawer]]:
+def _pairs_faces() -> list[Face]:
     faces = [
         (f"pairs-{index:02d}-rank-{rank}.png", f"rank-{rank}", pairs_face(rank))
         for index, rank in enumerate(cards.PAIRS_DECK, start=1)
@@ -55,7 +58,7 @@ def _pairs_faces() -> list[tuple[str, str, CardDrawer]]:
     return faces
 
 
-def _standard_faces() -> list[tuple[str, str, CardDrawer]]:
+def _standard_faces() -> list[Face]:
     return [
         (
             f"standard-{index:02d}-{rank}-{suit}.png",
@@ -68,7 +71,7 @@ def _standard_faces() -> list[tuple[str, str, CardDrawer]]:
     ]
 
 
-def card_faces(deck: str) -> list[tuple[str, str, CardDrawer]]:
+def card_faces(deck: str) -> list[Face]:
     """Every face to write for ``deck`` (deck, standard-deck or cards).
 
     Raises ``ValueError`` naming the deck when it is not one of :data:`IMAGE_DECKS`.
@@ -85,7 +88,7 @@ def card_faces(deck: str) -> list[tuple[str, str, CardDrawer]]:
     )
 
 
-def _pdf_of(drawers: Sequence[tuple[CardDrawer, bool]], options: Options) -> bytes:
+def _pdf_of(drawers: Sequence[Side], options: Options) -> bytes:
     """One page per card side, each the card plus its bleed."""
     width, height = options.card_mm
     bleed = mm(BLEED_MM)
@@ -98,7 +101,7 @@ def _pdf_of(drawers: Sequence[tuple[CardDrawer, bool]], options: Options) -> byt
 
 def draw_card_pages(
     canvas: Canvas,
-    drawers: Sequence[tuple[CardDrawer, bool]],
+    drawers: Sequence[Side],
     page: tuple[float, float],
     rect: Rect,
     bleed: float,
@@ -125,14 +128,44 @@ def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:
             "(print shops ask for 300)"
         )
     faces = card_faces(deck)
+    width, height = options.card_mm
+    size_px = _pixels(width + 2 * BLEED_MM, dpi), _pixels(height + 2 * BLEED_MM, dpi)
+    readme = _readme(deck, options, dpi, size_px, len(faces))
+    return png_zip(faces, lambda sides: _pdf_of(sides, options), dpi, size_px, readme)
+
+
+def png_zip(
+    faces: Sequence[Face],
+    pdf_of: Callable[[Sequence[Side]], bytes],
+    dpi: int,
+    size_px: tuple[int, int],
+    readme: str,
+) -> bytes:
+    """PDF -> PNG -> zip, for the generic images and every service's preset.
+
+    Each distinct face once, then the full back, is drawn a page a side by
+    ``pdf_of``, rasterised at ``dpi`` by PDFium and trimmed to ``size_px``;
+    the zip holds ``README.txt`` (``readme``), every face under its own file
+    name in deck order, and ``back.png``.
+    """
     unique: dict[str, CardDrawer] = {}
     for _, key, draw in faces:
         unique.setdefault(key, draw)
     # A print service prints the full back: the ink-saving one is for home printers.
-    drawers = [(draw, False) for draw in unique.values()] + [(card_back, True)]
-    pdf = _pdf_of(drawers, options)
-    width, height = options.card_mm
-    size_px = _pixels(width + 2 * BLEED_MM, dpi), _pixels(height + 2 * BLEED_MM, dpi)
+    sides = [(draw, False) for draw in unique.values()] + [(card_back, True)]
+    images = _pngs(pdf_of(sides), dpi, size_px)
+    by_key = dict(zip(unique, images, strict=False))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("README.txt", readme)
+        for name, key, _ in faces:
+            archive.writestr(name, by_key[key])
+        archive.writestr("back.png", images[-1])
+    return buffer.getvalue()
+
+
+def _pngs(pdf: bytes, dpi: int, size_px: tuple[int, int]) -> list[bytes]:
+    """Every page of ``pdf`` as an sRGB PNG of exactly ``size_px``."""
     document = pypdfium2.PdfDocument(pdf)
     profile = srgb_profile()
     images: list[bytes] = []
@@ -147,14 +180,7 @@ def card_images(deck: str, options: Options, dpi: int = 300) -> bytes:
             images.append(out.getvalue())
     finally:
         document.close()
-    by_key = dict(zip(unique, images, strict=False))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-        archive.writestr("README.txt", _readme(deck, options, dpi, size_px, len(faces)))
-        for name, key, _ in faces:
-            archive.writestr(name, by_key[key])
-        archive.writestr("back.png", images[-1])
-    return buffer.getvalue()
+    return images
 
 
 def srgb_profile() -> bytes:

@@ -31,18 +31,15 @@ import io
 import shutil
 import subprocess
 import tempfile
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pypdfium2
-from PIL import Image
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.pdfgen.canvas import Canvas
 
-from .deck import CardDrawer, Rect, card_back, full_bleed_faces
-from .images import card_faces, draw_card_pages, srgb_profile
+from .deck import Rect, card_back, full_bleed_faces
+from .images import Side, card_faces, draw_card_pages, png_zip
 from .sheet import SANS
 
 DPI = 300
@@ -175,9 +172,7 @@ def ink_limited_cmyk(colour: Color) -> CMYKColor:
     return CMYKColor(*(round(min(1.0, max(0.0, v)), 4) for v in (c, m, y, k)))
 
 
-def _card_pages(
-    sides: Sequence[tuple[CardDrawer, bool]], service: Service, *, cmyk: bool, title: str
-) -> bytes:
+def _card_pages(sides: Sequence[Side], service: Service, *, cmyk: bool, title: str) -> bytes:
     """One page per card side: the card (poker size) plus the service's bleed,
     with TrimBox and BleedBox. ``sides`` are (drawer, paint the back's dark
     ground over the whole page)."""
@@ -247,32 +242,14 @@ def _faces_drawn(faces: str) -> contextlib.AbstractContextManager[None]:
 
 def _png_zip(deck: str, service: Service, design: str = "full-bleed") -> bytes:
     faces = card_faces(deck)
-    unique: dict[str, CardDrawer] = {}
-    for _, key, draw in faces:
-        unique.setdefault(key, draw)
-    sides = [(draw, False) for draw in unique.values()] + [(card_back, True)]
-    with _faces_drawn(design):
-        pdf = _card_pages(sides, service, cmyk=False, title=f"Leafpile {deck} for {service.title}")
-    profile = srgb_profile()
-    images: list[bytes] = []
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        for index in range(len(document)):
-            bitmap = document[index].render(scale=DPI / 72)
-            image: Image.Image = bitmap.to_pil().convert("RGB").crop((0, 0, *service.size_px))
-            out = io.BytesIO()
-            image.save(out, "PNG", dpi=(DPI, DPI), icc_profile=profile, compress_level=6)
-            images.append(out.getvalue())
-    finally:
-        document.close()
-    by_key = dict(zip(unique, images, strict=False))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-        archive.writestr("README.txt", _readme(deck, service, len(faces), design))
-        for file_name, key, _ in faces:
-            archive.writestr(file_name, by_key[key])
-        archive.writestr("back.png", images[-1])
-    return buffer.getvalue()
+
+    def pdf_of(sides: Sequence[Side]) -> bytes:
+        with _faces_drawn(design):
+            title = f"Leafpile {deck} for {service.title}"
+            return _card_pages(sides, service, cmyk=False, title=title)
+
+    readme = _readme(deck, service, len(faces), design)
+    return png_zip(faces, pdf_of, DPI, service.size_px, readme)
 
 
 def _readme(deck: str, service: Service, count: int, design: str = "full-bleed") -> str:
@@ -392,7 +369,7 @@ def drivethrucards_pdf(
     service = service or SERVICES["drivethrucards"]
     _check_deck(deck)
     _check_faces(faces)
-    sides: list[tuple[CardDrawer, bool]] = []
+    sides: list[Side] = []
     for _, _, draw in card_faces(deck):
         sides += [(card_back, True), (draw, False)]
     title = f"Leafpile {deck} for {service.title}"
