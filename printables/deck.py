@@ -349,18 +349,16 @@ def draw_cards(
     sheets = sheet_count(len(faces), layout)
     back = ink_saving_back if options.ink_saving else card_back
     for sheet in range(sheets):
-        chunk = faces[sheet * layout.per_sheet : (sheet + 1) * layout.per_sheet]
-        for index, face in enumerate(chunk):
-            _draw_in_slot(canvas, layout, layout.slots[index], face)
+        count = _draw_faces_of_sheet(canvas, layout, faces, sheet)
         _draw_marks(canvas, layout)
         _draw_sheet_furniture(
             canvas, layout, f"{label} · faces {sheet + 1} of {sheets} · back on next page"
         )
-        trim = _trim(layout.slots[: len(chunk)])
+        trim = _trim(layout.slots[:count])
         set_boxes(canvas, trim, layout.bleed)
         canvas.showPage()
-        _draw_backs(canvas, layout, options, len(chunk), back)
-        backs = [layout.back_slot(index, options.back_offset) for index in range(len(chunk))]
+        _draw_backs(canvas, layout, options, count, back)
+        backs = [layout.back_slot(index, options.back_offset) for index in range(count)]
         set_boxes(canvas, _trim(backs), mm(BACK_BLEED_MM))
         canvas.showPage()
     set_boxes(canvas, None)
@@ -459,6 +457,17 @@ def fold_layout(options: Options) -> tuple[SheetLayout, tuple[Rect, ...], float]
 FOLD_NOTE = "fold here, printed sides out: each back lies behind its face; glue, then cut"
 
 
+def _draw_faces_of_sheet(
+    canvas: Canvas, layout: SheetLayout, faces: Sequence[CardDrawer], sheet: int
+) -> int:
+    """Draws the faces that fall on sheet number ``sheet``, each in its slot;
+    returns how many there are (the last sheet may hold fewer)."""
+    chunk = faces[sheet * layout.per_sheet : (sheet + 1) * layout.per_sheet]
+    for index, face in enumerate(chunk):
+        _draw_in_slot(canvas, layout, layout.slots[index], face)
+    return len(chunk)
+
+
 def draw_fold_cards(
     canvas: Canvas, options: Options, faces: Sequence[CardDrawer], label: str
 ) -> None:
@@ -469,16 +478,14 @@ def draw_fold_cards(
     sheets = sheet_count(len(faces), layout)
     back = ink_saving_back if options.ink_saving else card_back
     for sheet in range(sheets):
-        chunk = faces[sheet * layout.per_sheet : (sheet + 1) * layout.per_sheet]
-        for index, face in enumerate(chunk):
-            _draw_in_slot(canvas, layout, layout.slots[index], face)
+        count = _draw_faces_of_sheet(canvas, layout, faces, sheet)
         with saved(canvas):
             if not options.ink_saving:
                 canvas.setFillColor(BACK_DARK)
-                for slot in backs[: len(chunk)]:
+                for slot in backs[:count]:
                     ground = slot.grown(mm(FOLD_GAP_MM / 2))
                     canvas.rect(ground.x, ground.y, ground.w, ground.h, stroke=0, fill=1)
-            for slot in backs[: len(chunk)]:
+            for slot in backs[:count]:
                 with saved(canvas):
                     canvas.translate(slot.right, slot.top)
                     canvas.rotate(180)
@@ -494,7 +501,7 @@ def draw_fold_cards(
             canvas.setFont(SANS, LABEL_SIZE)
             canvas.drawCentredString(layout.page_w / 2, fold + mm(1.5), FOLD_NOTE)
         _draw_sheet_furniture(canvas, layout, f"{label} · fold sheet {sheet + 1} of {sheets}")
-        trim = _trim([*layout.slots[: len(chunk)], *backs[: len(chunk)]])
+        trim = _trim([*layout.slots[:count], *backs[:count]])
         set_boxes(canvas, trim)
         end_single_sided_sheet(canvas)
     set_boxes(canvas, None)
