@@ -49,6 +49,44 @@
     sendTo(pile);
   });
 
+  // ---- A long pile keeps its top card on the first screen (issue 43) ----
+  // A pile of 15 cards or more (.sol-long) is compressed just enough for its
+  // top card to end above the fold of the phone's first screen: its fixed
+  // cards to 10 px edges first, then its face-down cards, then the run on
+  // top to 26 px a card. A wide screen (700 px and up) shows piles whole.
+  var SLICES = [  // [CSS variable, the cards whose slice it sets, normal px, least px]
+    ["--fixed", ".sol-fixed, label.sol-idle", 22, 10],
+    ["--back", ".sol-back", 14, 6],
+    ["--run", "label.sol-card:not(.sol-idle)", 44, 26]
+  ];
+  function fitPile(stack, fold) {
+    SLICES.forEach(function (s) { stack.style.removeProperty(s[0]); });
+    var top = stack.lastElementChild;
+    if (!top) return;
+    var over = top.getBoundingClientRect().bottom + window.scrollY - fold;
+    SLICES.forEach(function (s) {
+      if (over <= 0) return;
+      var under = Array.prototype.filter.call(stack.querySelectorAll(s[1]), function (card) {
+        return card !== top;
+      }).length;
+      if (!under) return;
+      var cut = Math.min(over, under * (s[2] - s[3]));
+      stack.style.setProperty(s[0], (s[2] - cut / under).toFixed(1) + "px");
+      over -= cut;
+    });
+  }
+  function fitPiles() {
+    if (!window.matchMedia("(max-width: 699px)").matches) return;
+    var fold = window.innerHeight - 8;
+    document.querySelectorAll(".sol-stack.sol-long").forEach(function (stack) {
+      fitPile(stack, fold);
+    });
+  }
+  document.addEventListener("htmx:afterSwap", fitPiles);
+  window.addEventListener("resize", fitPiles);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitPiles);
+  else fitPiles();
+
   // Desktop: drag a card (and what lies on it) onto a pile.
   document.addEventListener("dragstart", function (event) {
     var card = event.target.closest && event.target.closest("label.sol-card[data-pick]");
