@@ -344,6 +344,37 @@
     var said = messageOf(xhr) || "The table could not answer just now. Try again in a moment.";
     sayWhy(said);
   });
+  // 429: a limit (the solver's hints, say). The answer goes where the tap
+  // was made, never in place of the board (issue 43): the control's
+  // data-limited words ("{s}" the seconds the table gave in Retry-After)
+  // are put after its [data-limit-answer] box; else the dock says it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.status !== 429) return;
+    var target = event.detail.target;
+    if (!target || target.id !== "board") return;
+    event.detail.shouldSwap = false;
+    var seconds = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
+    var wait = isNaN(seconds) ? "a minute" : seconds + " s";
+    var config = event.detail.requestConfig;
+    var elt = config && config.elt;
+    var words = elt && elt.getAttribute && elt.getAttribute("data-limited");
+    var box = elt && elt.closest && elt.closest("[data-limit-answer]");
+    if (!words || !box) {
+      sayWhy((messageOf(xhr) || "Too many requests from this phone just now.") +
+             " Try again in " + wait + ".");
+      return;
+    }
+    var line = box.parentNode.querySelector(".limit-answer");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "notice notice-error limit-answer";
+      line.setAttribute("role", "alert");
+      box.parentNode.insertBefore(line, box.nextSibling);
+    }
+    line.textContent = words.replace("{s}", wait);
+    bringIntoView(line);
+  });
   function keepable(config) {
     return !!(config && config.verb !== "get" && !isPoller(config.elt));
   }

@@ -54,7 +54,9 @@ def scorepad(store):
     return table
 
 
-PAIRS_DEAL = [{"type": "Deal", "player": p, "card": c} for p, c in zip(EIGHT, range(3, 11))]
+PAIRS_DEAL = [
+    {"type": "Deal", "player": p, "card": c} for p, c in zip(EIGHT, range(3, 11), strict=True)
+]
 
 
 def pairs(store, continuous: bool = False):

@@ -90,6 +90,10 @@ class Screen:
     summary: Callable[[Any], str] = field(default=_no_summary)
     describe: Callable[[Mapping[str, Any]], str] = field(default=describe_fields)
     describe_events: Callable[[Sequence[Any], Sequence[Any]], Mapping[int, str]] | None = None
+    # Whether the game's board (given its view) lists what just happened
+    # itself: the table's own "Latest" list is then left off, so no event
+    # is listed twice (the North Wind's turn, issue 43). History has them all.
+    lists_latest: Callable[[Any], bool] | None = None
 
 
 # One screen module per game, named as in the storage layer's list.

@@ -338,4 +338,5 @@ SCREEN = LeafScreen(
     parse_options=parse_options,
     summary=summary,
     describe=describe,
+    lists_latest=lambda view: bool(view.notes),
 )
