@@ -136,13 +136,6 @@ def _fold(
     return walk, records
 
 
-def _apply(kind: GameKind, state: Any, payload: Mapping[str, Any]) -> Any:
-    try:
-        return kind.apply(state, payload)
-    except RuleError as exc:
-        raise TableError(exc.message) from exc
-
-
 class ImportExportMixin(StoreCore):
     """Exporting a table and importing an export as a new table."""
 

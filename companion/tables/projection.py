@@ -403,15 +403,6 @@ def _summary(snap: Snapshot) -> Summary | None:
     )
 
 
-def forget_views() -> None:
-    """Empty the per-process memos (tests)."""
-    with _VIEWS_LOCK:
-        _VIEWS.clear()
-    with _VISIBLE_LOCK:
-        _VISIBLE.clear()
-        _PUBLIC.clear()
-
-
 __all__ = [
     "NOBODY",
     "SPECTATOR",
