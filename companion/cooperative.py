@@ -6,10 +6,10 @@ hint, a PDF or the card images are seconds of pure CPU in Python, and run
 inside that loop they froze every other phone of the process for their
 whole length (the abuse benchmark: entries' p95 1.7 s at 50 quiet tables,
 from one honest hint every 5 s). :func:`off_the_loop` runs such work in one
-of gevent's native threads instead: the loop takes the interpreter back
-every few milliseconds (Python's switch interval) and goes on serving while
-the job computes. The job slots (``companion/web/costly.py``) still bound
-how many run at once.
+of gevent's native threads instead; since issue 42, in a worker process at
+a lower priority (``companion/jobs.py``), so that it no longer shares the
+interpreter with the loop. The job slots (``companion/web/costly.py``)
+still bound how many run at once.
 
 Only pure work goes there: no database session, no Flask context, no gevent
 lock (those belong to the loop's thread). Outside a gevent server (tests,
@@ -18,6 +18,7 @@ scripts, a plain WSGI server) the work simply runs here.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -34,7 +35,21 @@ def _gevent_server() -> bool:
 
 
 def off_the_loop(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``work(*args, **kwargs)``, in a native thread when this is a gevent server."""
+    """``work(*args, **kwargs)``, in a worker process of lower priority when
+    this is a gevent server (``companion/jobs.py``: a native thread shared
+    the interpreter with the loop, and a flood of jobs slowed every phone).
+    ``LEAFPILE_JOB_PROCESSES=0`` keeps the native thread; ``=1`` uses the
+    workers outside a gevent server too (tests, a threaded server)."""
+    processes = os.environ.get("LEAFPILE_JOB_PROCESSES", "").strip()
+    if processes == "1" or (processes != "0" and _gevent_server()):
+        from .jobs import in_worker
+
+        return in_worker(work, *args, **kwargs)
+    return in_a_thread(work, *args, **kwargs)
+
+
+def in_a_thread(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``work(*args, **kwargs)`` in a native thread of a gevent server, else here."""
     if not _gevent_server():
         return work(*args, **kwargs)
     import gevent
