@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.rules import cards, venture
 from companion.rules.errors import RuleError
+from companion.web.i18n import gettext
 
 from . import FormError, Screen
 
@@ -24,18 +25,16 @@ MAX_CARDS_TEXT = 80
 def parse_cards(text: str) -> list[int]:
     """Cards typed as ``"4 5 6 8"`` or ``"4,5,6,8"``; FormError names a bad one."""
     if len(text) > MAX_CARDS_TEXT:
-        raise FormError("That is far more than a slug: type only the slug's cards.")
+        raise FormError(gettext("That is far more than a slug: type only the slug's cards."))
     parts = [part for part in _SEPARATORS.split(text.strip()) if part]
     if not parts:
-        raise FormError("No cards were entered: tap or type the slug's cards.")
+        raise FormError(gettext("No cards were entered: tap or type the slug's cards."))
     found: list[int] = []
     for part in parts:
         try:
             found.append(cards.parse_card(part))
         except RuleError:
-            raise FormError(
-                f"{part[:12]!r} is not a card of the Pairs deck: ranks go from 1 to 10."
-            ) from None
+            raise FormError(_not_a_card(part)) from None
     return found
 
 
@@ -45,22 +44,32 @@ def _card(form: Mapping[str, str]) -> int:
         return cards.parse_card(raw)
     except RuleError:
         if not raw.strip():
-            raise FormError("Tap a card from 1 to 10 for the bid.") from None
-        raise FormError(
-            f"{raw.strip()[:12]!r} is not a card of the Pairs deck: ranks go from 1 to 10."
-        ) from None
+            raise FormError(gettext("Tap a card from 1 to 10 for the bid.")) from None
+        raise FormError(_not_a_card(raw.strip())) from None
+
+
+def _not_a_card(typed: str) -> str:
+    return gettext(
+        "%(typed)s is not a card of the Pairs deck: ranks go from 1 to 10.", typed=repr(typed[:12])
+    )
 
 
 def _player(form: Mapping[str, str], state: venture.State, me: str | None) -> str:
     player = form.get("player", "").strip() or (me or "")
     if not player:
-        raise FormError("Choose whose bid this is.")
+        raise FormError(gettext("Choose whose bid this is."))
     if player not in state.players:
-        raise FormError(f"There is no player called {player[:40]!r} at this table.")
+        raise FormError(
+            gettext("There is no player called %(name)s at this table.", name=repr(player[:40]))
+        )
     if me is not None and player != me:
         raise FormError(
-            f"This phone is {me}'s, so it only enters {me}'s bid. "
-            f"Ask {player} to use their own phone, or switch this phone to Shared."
+            gettext(
+                "This phone is %(me)s's, so it only enters %(me)s's bid. "
+                "Ask %(player)s to use their own phone, or switch this phone to Shared.",
+                me=me,
+                player=player,
+            )
         )
     return player
 
@@ -76,28 +85,42 @@ def parse_action(form: Mapping[str, str], state: venture.State, me: str | None) 
         return bid(player, _card(form))
     if action == "withdraw":
         return venture.WithdrawBid(_player(form, state, me))
-    raise FormError("That button does nothing in Venture. Reload the page.")
+    raise FormError(gettext("That button does nothing in Venture. Reload the page."))
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
     drafting = form.get("drafting", "")
     if drafting not in ("", "on"):
-        raise FormError("Drafting is either ticked or not.")
+        raise FormError(gettext("Drafting is either ticked or not."))
     return {"drafting": drafting == "on"}
 
 
 def summary(state: venture.State) -> str:
     phase = state.phase
     if phase == venture.SLUG:
-        return "Waiting for the slug"
+        return gettext("Waiting for the slug")
     if phase == venture.OVER:
         outcome = state.outcome
         assert outcome is not None
         best = outcome.winners
-        verb = "wins" if len(best) == 1 else "share the win"
-        return f"Game over · {' and '.join(best)} {verb} with {outcome.scores[best[0]]}"
+        score = outcome.scores[best[0]]
+        if len(best) == 1:
+            return gettext(
+                "Game over · %(player)s wins with %(score)s", player=best[0], score=score
+            )
+        players = best[0]
+        for name in best[1:]:
+            players = gettext("%(names)s and %(name)s", names=players, name=name)
+        return gettext(
+            "Game over · %(players)s share the win with %(score)s", players=players, score=score
+        )
     waiting = state.waiting_for()
-    return f"Round {state.round_number} of {state.hand_size} · {len(waiting)} bids to come"
+    return gettext(
+        "Round %(round)s of %(rounds)s · %(waiting)s bids to come",
+        round=state.round_number,
+        rounds=state.hand_size,
+        waiting=len(waiting),
+    )
 
 
 def describe(action: Mapping[str, Any]) -> str:
@@ -109,19 +132,29 @@ def describe(action: Mapping[str, Any]) -> str:
     card = action.get("card")
     if isinstance(card, int) and not isinstance(card, bool):
         if kind == "Bid":
-            return f"{player} bid {cards.article(card)} {card}"
+            return gettext(
+                "%(player)s bid %(article)s %(card)s",
+                player=player,
+                article=cards.article(card),
+                card=card,
+            )
         if kind == "ChangeBid":
-            return f"{player} changed their bid to {cards.article(card)} {card}"
+            return gettext(
+                "%(player)s changed their bid to %(article)s %(card)s",
+                player=player,
+                article=cards.article(card),
+                card=card,
+            )
     if kind == "EnterSlug":
         shown = action.get("cards", [])
         listed = " ".join(str(c) for c in shown) if isinstance(shown, list) else "?"
-        return f"Slug turned up: {listed}"
+        return gettext("Slug turned up: %(cards)s", cards=listed)
     if kind == "Bid":
-        return f"{player} bid face down"
+        return gettext("%(player)s bid face down", player=player)
     if kind == "ChangeBid":
-        return f"{player} changed their bid"
+        return gettext("%(player)s changed their bid", player=player)
     if kind == "WithdrawBid":
-        return f"{player} took back their bid"
+        return gettext("%(player)s took back their bid", player=player)
     return str(kind or "?")
 
 
