@@ -182,6 +182,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
         app.config["LEAFPILE_RATE_LIMITS"] = False  # a load test from one address
     server = stream_server(listener, app)  # its limits, checked above
     tune_collector_for_serving()
+    sys.setswitchinterval(LOOP_SWITCH_SECONDS)
     banner(app.config["PUBLIC_URL"], urls, sys.stdout, tables=where_tables_live(app))
     sys.stdout.flush()
     try:
@@ -190,6 +191,12 @@ def serve(host: str = "0.0.0.0", port: int = 5000) -> int:
         print("\nLeafpile stopped.")
     return 0
 
+
+#: How long a native thread (a job that cannot go to a worker process, such
+#: as an import's replay) may hold the interpreter while the event loop waits
+#: for it: Python's default is 5 ms, and the loop waits that long again each
+#: time it comes back from the network, several times a request.
+LOOP_SWITCH_SECONDS = 0.001
 
 #: Database drivers a URL may name: missing, they are the host's to install.
 _DRIVERS = {"psycopg", "psycopg2", "pg8000", "asyncpg", "MySQLdb", "pymysql", "mysql", "oracledb"}

@@ -13,9 +13,9 @@ own socket (LEAFPILE_WORKERS=1 here), and nginx sends every request of a
 table to the same one (deploy/nginx.conf): a gevent worker keeps a core busy
 by itself, and workers that shared a socket each had to catch up on and
 render every table, with every change handed across through the database. A solver
-or PDF job (at most LEAFPILE_JOB_SLOTS at once) runs its seconds of CPU in
-one of gevent's native threads (companion/cooperative.py), so the worker's
-event loop goes on serving its phones meanwhile.
+or PDF job (at most LEAFPILE_JOB_SLOTS at once) runs its seconds of CPU in a
+worker process of its own at nice +10 (companion/jobs.py), so the worker's
+event loop goes on serving its phones meanwhile, with the cores first.
 Each worker opens one more
 database connection that listens for the changes every other worker and
 server commits (PostgreSQL LISTEN/NOTIFY; companion/tables/notify.py).
@@ -49,7 +49,12 @@ accesslog = None
 
 
 def post_worker_init(worker: object) -> None:
-    """Each worker, its app built: collect cycles less often (companion/cooperative.py)."""
+    """Each worker, its app built: collect cycles less often (companion/cooperative.py),
+    and take the interpreter back from a job's thread sooner (companion/server.py)."""
+    import sys
+
     from companion.cooperative import tune_collector_for_serving
+    from companion.server import LOOP_SWITCH_SECONDS
 
     tune_collector_for_serving()
+    sys.setswitchinterval(LOOP_SWITCH_SECONDS)
