@@ -154,6 +154,19 @@
     }
     if (!button) return "";
     var words = button.getAttribute("aria-label") || button.textContent || "";
+    // What the form says besides the button: the cards picked, the numbers typed.
+    var said = [];
+    var form = config.elt && config.elt.querySelectorAll ? config.elt : null;
+    if (form) {
+      form.querySelectorAll("input[type=radio]:checked[aria-label]").forEach(function (radio) {
+        said.push(radio.getAttribute("aria-label"));
+      });
+      form.querySelectorAll("input[type=number]").forEach(function (field) {
+        var label = field.labels && field.labels[0];
+        if (field.value !== "" && label) said.push(label.textContent.trim() + " " + field.value);
+      });
+    }
+    if (said.length) words += ": " + said.join(", ");
     return words.replace(/\s+/g, " ").trim();
   }
 

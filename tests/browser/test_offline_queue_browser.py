@@ -80,7 +80,9 @@ def test_two_rounds_added_offline_are_sent_in_order_and_both_entered(live_server
             page.locator(f"#score{column}").fill(str(points))
         page.get_by_role("button", name="Add the round").click()
     expect(waiting).to_contain_text("2 taps not sent yet")
-    expect(waiting).to_contain_text("In order: Add the round; Add the round.")
+    expect(waiting).to_contain_text(
+        "In order: Add the round: Ana 1, Ben 2, Cy 3; Add the round: Ana 4, Ben 5, Cy 6."
+    )
     assert store.version(table.token) == 0
     page.context.set_offline(False)
     expect(page.locator("table.scores tbody tr")).to_have_count(2, timeout=SETTLE)
@@ -119,3 +121,26 @@ def test_a_queued_tap_refused_after_another_change_says_which_tap_and_what_stand
     expect(page.locator("#venture-reveal-title")).to_have_text("Round 1 revealed")
     expect(page.locator(".venture-reveal")).to_contain_text("Ana")
     assert dict(store.snapshot(table.token).state.rounds[0].bids)["Ana"] == 5
+
+
+def test_a_shared_phone_revealing_twice_offline_sends_only_the_second(live_server, new_phone):
+    """Autumn Leaves' shared form (a grid per player, one Reveal) is a pad
+    too: tapped twice offline, with one card changed, it sends the second."""
+    store = live_server.store
+    table = store.create_table("autumn_leaves", PLAYERS, {}, seed=3)
+    page = new_phone()  # the shared phone
+    page.goto(f"{live_server.url}/t/{table.token}")
+    page.context.set_offline(True)
+    for cards in ((4, 7, 2), (4, 8, 2)):
+        for player, card in zip(PLAYERS, cards, strict=True):
+            page.get_by_label(f"{player}: reveals {card}", exact=True).dispatch_event("click")
+        page.get_by_role("button", name="Reveal", exact=True).click()
+    waiting = page.locator(".tap-dock-pending")
+    expect(waiting).to_contain_text(
+        "Waiting: Reveal: Ana: reveals 4, Ben: reveals 8, Cy: reveals 2."
+    )
+    page.context.set_offline(False)
+    expect(page.locator(".tap-dock-sent")).to_contain_text("Ben: reveals 8", timeout=SETTLE)
+    assert store.version(table.token) == 1
+    piles = store.snapshot(table.token).state.piles
+    assert [pile[-1] for pile in piles] == [4, 8, 2]
