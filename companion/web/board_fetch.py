@@ -36,7 +36,7 @@ from companion.tables.store import Store
 
 from . import has_csrf_token, security_headers
 from . import table as table_views
-from .board_cache import cached_fragment
+from .board_cache import cached_fragment, render_polled_board
 from .i18n import COOKIE as LANGUAGE_COOKIE
 from .i18n import language
 from .sessions import VERIFIED_FOR_SECONDS
@@ -192,10 +192,25 @@ class BoardFetches:
             body = cached_fragment(board_view(snap, viewer), viewer, address, words)
         except Exception:  # a missing table, a database outage: Flask answers as always
             return None
-        if body is None:  # not drawn yet: Flask draws it
-            return None
+        if body is None:  # not drawn yet: drawn in a request context, from this read
+            return self._drawn(environ, snap, viewer)
         data, encoding = encoded(self.app, body, encoding)
         return [data], "200 OK", self._headers(len(data), encoding)
+
+    def _drawn(self, environ: dict[str, Any], snap: Any, viewer: Any) -> Answer | None:
+        """The board a known phone's fetch found undrawn, drawn (and cached)
+        as ``table.poll`` draws it, from the table read once already; None
+        for Flask to answer from the start."""
+        with self.app.request_context(environ):
+            if request.endpoint != "table.poll":
+                return None
+            try:
+                answer = render_polled_board(snap, viewer)
+            except Exception:
+                return None
+            if session.modified:
+                return None
+            return self._plain(answer, request.headers.get("Accept-Encoding", ""))
 
     def _plain(self, answer: Any, accept: str) -> Answer | None:
         """A 204 or a board, with Flask's headers; None for any other answer."""
