@@ -3,10 +3,15 @@
 # with its own Python (PEP 668: EXTERNALLY-MANAGED), each from a fresh copy of
 # the checkout, a fresh HOME and an empty download cache, then once more with
 # the cache warm. Prints one line per way: seconds until `leafpile --version`
-# answers. Results are written up in docs/install.md.
+# answers (wall), and the CPU seconds it took (user + system, all processes:
+# on a machine others keep busy, the wall time says more about them than
+# about the install). Results are written up in docs/install.md.
 #
-#   bash docs/measure_install.sh            (needs: /usr/bin/python3, python3-venv;
-#                                            pipx and uv are measured when installed)
+#   bash docs/measure_install.sh            (needs: /usr/bin/python3, python3-venv,
+#                                            /usr/bin/time; pipx and uv are measured
+#                                            when installed)
+#   LEAFPILE_PURE_PYTHON=1 bash docs/measure_install.sh   (the same without the
+#                                            compiled solver)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/leafpile-install.XXXXXX)
@@ -23,16 +28,15 @@ timed() {  # timed NAME COMMAND: runs COMMAND in a fresh copy, prints the second
   local name=$1 cache=$2
   shift 2
   copy
-  local start end
-  start=$(date +%s.%N)
-  (cd "$work/src" && HOME="$work/home" XDG_CACHE_HOME="$work/cache-$cache" bash -c "$*") \
+  (cd "$work/src" && HOME="$work/home" XDG_CACHE_HOME="$work/cache-$cache" \
+    /usr/bin/time -f '%e %U %S' -o "$work/$name.time" bash -c "$*") \
     >"$work/$name.log" 2>&1 || { echo "$name: failed, see below"; tail -5 "$work/$name.log"; return 0; }
-  end=$(date +%s.%N)
-  awk -v n="$name" -v s="$start" -v e="$end" 'BEGIN { printf "%-28s %6.1f s\n", n, e - s }'
+  awk -v n="$name" '{ printf "%-28s %6.1f s wall %6.1f s CPU\n", n, $1, $2 + $3 }' "$work/$name.time"
 }
 
 mkdir -p "$work/home"
-echo "$(date -u +%Y-%m-%dT%H:%MZ), load: $(cut -d' ' -f1-3 /proc/loadavg), $(/usr/bin/python3 --version)"
+echo "$(date -u +%Y-%m-%dT%H:%MZ), load: $(cut -d' ' -f1-3 /proc/loadavg), $(/usr/bin/python3 --version)," \
+  "LEAFPILE_PURE_PYTHON=${LEAFPILE_PURE_PYTHON:-}"
 venv_line='python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/leafpile --version'
 timed "venv (cold cache)" venv "$venv_line"
 timed "venv (warm cache)" venv "$venv_line"
@@ -46,3 +50,4 @@ if command -v uv >/dev/null; then
   timed "uv run (cold cache)" uv "$uv_line"
   timed "uv run (warm cache)" uv "$uv_line"
 fi
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
