@@ -203,16 +203,26 @@ class Supervisor:
             if pid == 0:
                 break
             ended.append((pid, status))
-            for service in self.services:
-                if service.pid == pid and service.process is not None:
-                    service.process.returncode = status  # Popen must not wait for it again
-                    self._ended(service, status)
-            if self.expire_job is not None and self.expire_job.pid == pid:
-                if status != 0:
-                    say(f"the expiry of old tables ended with {_described(status)}")
-                self.expire_job.returncode = status
-                self.expire_job = None
+            self._ended_pid(pid, status)
+        # Popen.send_signal polls first (bpo-38630), so a child that was already
+        # gone when _stop_all signalled it was reaped there, not by waitpid above:
+        # without this, stopping waited out its whole grace for it (17 s).
+        for service in self.services:
+            code = service.process.returncode if service.process is not None else None
+            if code is not None:  # back to waitpid's status: a signal's number, or code << 8
+                self._ended(service, -code if code < 0 else code << 8)
         return ended
+
+    def _ended_pid(self, pid: int, status: int) -> None:
+        for service in self.services:
+            if service.pid == pid and service.process is not None:
+                service.process.returncode = status  # Popen must not wait for it again
+                self._ended(service, status)
+        if self.expire_job is not None and self.expire_job.pid == pid:
+            if status != 0:
+                say(f"the expiry of old tables ended with {_described(status)}")
+            self.expire_job.returncode = status
+            self.expire_job = None
 
     def _ended(self, service: Service, status: int) -> None:
         lived = time.monotonic() - service.started_at

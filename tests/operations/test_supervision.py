@@ -252,3 +252,27 @@ def test_nginx_caps_one_addresss_streams_and_serves_the_others(deployed: int, tm
     finally:
         for s in held:
             s.close()
+
+
+def test_stopping_counts_a_service_that_had_already_ended_as_stopped():
+    """A SIGTERM to the whole process group (systemd's stop, Ctrl-C) reaches
+    nginx before the supervisor signals it; Popen.send_signal then reaps the
+    dead nginx itself (it polls first), so the supervisor's waitpid never saw
+    it and every stop waited out the whole 12 + 5 s grace."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("supervise", ROOT / "deploy" / "supervise.py")
+    assert spec is not None and spec.loader is not None
+    supervise = importlib.util.module_from_spec(spec)
+    sys.modules["supervise"] = supervise  # dataclasses look their module up by name
+    spec.loader.exec_module(supervise)
+    service = supervise.Service("nginx", ["true"], dict(os.environ))
+    supervisor = supervise.Supervisor([service], None, dict(os.environ))
+    supervisor.start(service)
+    assert service.process is not None
+    service.process.wait()  # reaped by Popen, as send_signal's poll does
+    supervisor.stopping = True
+    started = time.monotonic()
+    assert supervisor._stop_all() == 0
+    assert service.process is None
+    assert time.monotonic() - started < supervise.STOP_GRACE_SECONDS
