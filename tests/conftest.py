@@ -330,11 +330,16 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
 # CI runs the suite twice: on SQLite (everything) and again on PostgreSQL.
 # The second pass proves the storage layer on a real server, so it leaves out
 # what never opens a database: the pure referees and their doctests, the PDF
-# generators, the docs and packaging checks, and the browser tests (their
+# generators, the docs and code checks, and the browser tests (their
 # server-side paths run on PostgreSQL through the test-client and HTTP tests).
-_DATABASE_FREE = re.compile(
-    r"(^|/)(companion/rules/|tests/(rules|printables|docs|code)/"
-    r"|tests/operations/test_(packaging|install|cli|solitaire_cli)\.py)"
+# Operations tests run once, in the first pass (the chaos test brings its own
+# PostgreSQL), except those whose point is a production database: gunicorn's
+# workers sharing one, LISTEN/NOTIFY between app servers, its outages, and the
+# production setup in front of it.
+_DATABASE_FREE = re.compile(r"(^|/)(companion/rules/|tests/(rules|printables|docs|code)/)")
+_ONCE = re.compile(r"(^|/)tests/operations/")
+_ON_POSTGRESQL_TOO = re.compile(
+    r"(^|/)tests/operations/test_(concurrency|stream_http|database_outage|deploy)\.py"
 )
 
 
@@ -344,7 +349,8 @@ def pytest_collection_modifyitems(config, items):
     kept, dropped = [], []
     for item in items:
         path = item.nodeid.split("::", 1)[0]
-        if _DATABASE_FREE.search(path) or item.get_closest_marker("browser"):
+        once = _ONCE.search(path) and not _ON_POSTGRESQL_TOO.search(path)
+        if once or _DATABASE_FREE.search(path) or item.get_closest_marker("browser"):
             dropped.append(item)
         else:
             kept.append(item)

@@ -482,6 +482,7 @@ def test_a_won_line_loses_its_detours_and_still_wins():
     assert len(long_line) == 179  # 263 before it was cut short
 
 
+@pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
     """A hint's or Winnable?'s budget (under DIVE_BUDGET) leaves the
     best-first searches all their positions; a long budget brings the
@@ -621,6 +622,7 @@ def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
     assert abs(beam_share - solitaire_solver.BEAM_SHARE) < 0.05
 
 
+@pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_the_wide_beams_take_turns_with_the_best_first_searches(monkeypatch):
     """Deal 35: no beam up to 160 wide wins it (the 640-wide one does, after
     61,045 positions alone), a best-first search does within some 3,000
@@ -690,6 +692,7 @@ def test_a_wide_beam_gives_way_after_so_many_moves_and_a_narrow_one_goes_on(monk
     assert narrow.moves > 5 and not narrow.done
 
 
+@pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_deal_570_which_the_solver_leaves_undecided_after_60_s_can_be_won():
     """Deal 570 stays undecided after 60 s a deal (the v3 run of 26 Nov
     2026), but it is no candidate for a proof of loss: a 640-wide beam whose
@@ -714,6 +717,7 @@ def beam_alone(spec: Beam, game: solitaire.State) -> tuple[tuple | None, int]:
     return beam.won_line, expanded
 
 
+@pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_deal_341_long_a_candidate_for_a_proof_of_loss_is_won_by_the_widest_beam():
     """Deal 341 stayed undecided after 60 s of CPU in every run until s11,
     and the end of s10 named it a candidate for a proof of loss. The ladder's

@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import pytest
+
 from companion.rules import solitaire
 from companion.rules.solitaire import Deal, Move
 from companion.rules.solitaire_solver import WON, solve
@@ -64,6 +66,7 @@ def run_pinned(pinned: list, **options: Any) -> tuple[list, str]:
     return got, digest.hexdigest()
 
 
+@pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_the_verdicts_positions_and_lines_on_deals_1_to_40_are_unchanged():
     got, digest = run_pinned(PINNED, max_nodes=CAP, beams=())
     assert got == PINNED
@@ -92,6 +95,7 @@ WHOLE = [
 WHOLE_SHA256 = "54af1350c0b3dd1abafdd33c6bb49a1ea90467e72512a13ca81ca2be414782a9"
 
 
+@pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_the_whole_solvers_verdicts_positions_and_lines_on_deals_1_to_20_are_pinned():
     got, digest = run_pinned(WHOLE, max_nodes=WHOLE_CAP)
     assert got == WHOLE
