@@ -188,8 +188,8 @@ def problems(po: Path) -> list[str]:
 
 _PLACEHOLDER = re.compile(r"%\(([a-z_0-9]+)\)[sd]")
 #: Placeholders only English needs, which a translation leaves out: the
-#: article of a card ("a 7", "an 8", companion/rules/venture.py).
-ENGLISH_ONLY = frozenset({"article"})
+#: article of a card ("a 7", "an 8", companion/rules/venture.py and pairs.py).
+ENGLISH_ONLY = frozenset({"article", "article_low"})
 
 
 def check() -> list[str]:

@@ -53,8 +53,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
-from .cards import DECK_SIZE, article, copies, parse_card
+from .cards import DECK_SIZE, article, copies, not_a_card, parse_card
 from .errors import IllegalAction, InvalidCard, RuleError, TooManyCopies
+from .messages import Message, refusal, refusal_n
 
 __all__ = [
     "ACTIONS",
@@ -114,9 +115,21 @@ def losing_score(players: int) -> int:
     fewer than 2 players or anything that is not a whole number.
     """
     if isinstance(players, bool) or not isinstance(players, int):
-        raise RuleError(f"{players!r} is not a number of players")
+        raise RuleError(
+            refusal(
+                "pairs.players.not-a-number",
+                "%(players)s is not a number of players",
+                players=repr(players),
+            )
+        )
     if players < 2:
-        raise RuleError(f"Pairs needs at least 2 players, not {players}")
+        raise RuleError(
+            refusal(
+                "pairs.players.few",
+                "Pairs needs at least 2 players, not %(players)s",
+                players=players,
+            )
+        )
     return _LOSING_SCORES.get(players, _LOSING_SCORE_MANY)
 
 
@@ -273,7 +286,12 @@ class State:
         if isinstance(player, str) and player in self.players:
             return self.players.index(player)
         raise IllegalAction(
-            f"{player!r} is not playing at this table (players: {', '.join(self.players)})"
+            refusal(
+                "pairs.player.stranger",
+                "%(player)s is not playing at this table (players: %(players)s)",
+                player=repr(player),
+                players=", ".join(self.players),
+            )
         )
 
     def stack(self, player: str) -> tuple[int, ...]:
@@ -416,26 +434,66 @@ def new_game(
     that is not True or False.
     """
     if isinstance(players, str):
-        raise RuleError(f"players must be a list of names, not the single string {players!r}")
+        raise RuleError(
+            refusal(
+                "pairs.players.string",
+                "players must be a list of names, not the single string %(players)s",
+                players=repr(players),
+            )
+        )
     names = tuple(players)
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"{name!r} is not a player's name")
+            raise RuleError(
+                refusal("pairs.name.not-a-name", "%(name)s is not a player's name", name=repr(name))
+            )
     folded = [name.strip().casefold() for name in names]
     for name in names:
         if folded.count(name.strip().casefold()) > 1:
-            raise RuleError(f"{name} is at the table twice: give each player their own name")
+            raise RuleError(
+                refusal(
+                    "pairs.name.twice",
+                    "%(name)s is at the table twice: give each player their own name",
+                    name=name,
+                )
+            )
     if len(names) > DECK_SIZE - BURN:
-        raise RuleError(f"a deck of {DECK_SIZE} cards cannot deal to {len(names)} players")
+        raise RuleError(
+            refusal(
+                "pairs.players.many",
+                "a deck of %(deck)s cards cannot deal to %(players)s players",
+                deck=DECK_SIZE,
+                players=len(names),
+            )
+        )
     default = losing_score(len(names))
     if target is None:
         target = default
     elif isinstance(target, bool) or not isinstance(target, int):
-        raise RuleError(f"the losing score must be a whole number, not {target!r}")
+        raise RuleError(
+            refusal(
+                "pairs.target.not-a-number",
+                "the losing score must be a whole number, not %(target)s",
+                target=repr(target),
+            )
+        )
     elif not 1 <= target <= MAX_TARGET:
-        raise RuleError(f"the losing score must be from 1 to {MAX_TARGET}, not {target}")
+        raise RuleError(
+            refusal(
+                "pairs.target.range",
+                "the losing score must be from 1 to %(most)s, not %(target)s",
+                most=MAX_TARGET,
+                target=target,
+            )
+        )
     if not isinstance(continuous, bool):
-        raise RuleError(f"continuous is on or off (True or False), not {continuous!r}")
+        raise RuleError(
+            refusal(
+                "pairs.continuous",
+                "continuous is on or off (True or False), not %(continuous)s",
+                continuous=repr(continuous),
+            )
+        )
     empty: tuple[tuple[int, ...], ...] = ((),) * len(names)
     return State(players=names, continuous=continuous, target=target, stacks=empty, scoring=empty)
 
@@ -466,8 +524,16 @@ def apply(state: State, action: Action) -> State:
     forbid, a card drawn from an empty deck, or an unknown action.
     """
     if state.phase == OVER:
-        lost = f": {state.loser} reached the losing score" if state.loser else ""
-        raise IllegalAction(f"the game is over{lost}; start a new game to play on")
+        if state.loser:
+            raise IllegalAction(
+                refusal(
+                    "pairs.over.lost",
+                    "the game is over: %(loser)s reached the losing score; "
+                    "start a new game to play on",
+                    loser=state.loser,
+                )
+            )
+        raise IllegalAction(refusal("pairs.over", "the game is over; start a new game to play on"))
     if isinstance(action, Deal):
         return _deal(state, action)
     if isinstance(action, TieBreak):
@@ -478,7 +544,9 @@ def apply(state: State, action: Action) -> State:
         return _fold(state, action)
     if isinstance(action, Reshuffle):
         return _reshuffle(state)
-    raise IllegalAction(f"{action!r} is not a Pairs action")
+    raise IllegalAction(
+        refusal("pairs.action.unknown", "%(action)s is not a Pairs action", action=repr(action))
+    )
 
 
 def play(state: State, actions: Iterable[Action]) -> State:
@@ -501,44 +569,101 @@ def _with_card(
     return tuple(s + (card,) if i == seat else s for i, s in enumerate(stacks))
 
 
-def _phase_words(state: State) -> str:
+def _phase_words(state: State) -> Message:
     if state.phase == DEAL:
-        return f"the round's face-up cards are being dealt (next: {state.to_act})"
+        return refusal(
+            "pairs.phase.deal",
+            "the round's face-up cards are being dealt (next: %(next)s)",
+            next=str(state.to_act),
+        )
     if state.phase == TIEBREAK:
-        return f"the tie for low card is being broken (next: {state.to_act})"
-    return f"it is {state.to_act}'s turn"
+        return refusal(
+            "pairs.phase.tiebreak",
+            "the tie for low card is being broken (next: %(next)s)",
+            next=str(state.to_act),
+        )
+    return refusal("pairs.phase.turn", "it is %(next)s's turn", next=str(state.to_act))
 
 
-def _draw(state: State, player: str, card: object, verb: str) -> int:
+# What a player may be refused to do: the words inside "Ana cannot hit yet".
+_HIT = refusal("pairs.verb.hit", "hit")
+_FOLD = refusal("pairs.verb.fold", "fold")
+_BE_DEALT = refusal("pairs.verb.dealt", "be dealt a card")
+_BE_DEALT_TIEBREAK = refusal("pairs.verb.tiebreak", "be dealt a tie-break card")
+
+
+def _draw(state: State, player: str, card: object, verb: Message) -> int:
     """Check a card entered for ``player`` against the deck; return its rank."""
     if state.deck == 0:
         if state.discards > 0:
             raise IllegalAction(
-                f"{player} cannot {verb}: the deck is empty. Shuffle the discards, "
-                f"burn {BURN} cards, and record the reshuffle first"
+                refusal(
+                    "pairs.draw.reshuffle",
+                    "%(player)s cannot %(verb)s: the deck is empty. Shuffle the discards, "
+                    "burn %(burn)s cards, and record the reshuffle first",
+                    player=player,
+                    verb=verb,
+                    burn=BURN,
+                )
             )
         raise IllegalAction(
-            f"{player} cannot {verb}: no card is left to draw (every card is in play "
-            "or kept for scoring)"
+            refusal(
+                "pairs.draw.none-left",
+                "%(player)s cannot %(verb)s: no card is left to draw (every card is in play "
+                "or kept for scoring)",
+                player=player,
+                verb=verb,
+            )
         )
     if card is None or isinstance(card, bool) or not isinstance(card, int | str):
-        raise InvalidCard(f"{card!r} is not a card of the Pairs deck (ranks are 1 to 10)")
+        raise InvalidCard(not_a_card(card))
     rank = parse_card(card)
     # PR1: face-up cards discarded since the last shuffle cannot be drawn again yet.
-    out = {
-        "in play": Counter(state.in_play())[rank],
-        "kept for scoring": Counter(state.scored())[rank],
-        "discarded since the last shuffle": Counter(state.known_discards)[rank],
-    }
-    if sum(out.values()) + 1 > copies(rank):
-        where = ", ".join(f"{n} {place}" for place, n in out.items() if n)
+    in_play, scoring = Counter(state.in_play())[rank], Counter(state.scored())[rank]
+    discarded = Counter(state.known_discards)[rank]
+    if in_play + scoring + discarded + 1 > copies(rank):
+        places = [
+            place
+            for count, place in (
+                (in_play, refusal("pairs.out.in-play", "%(n)s in play", n=in_play)),
+                (scoring, refusal("pairs.out.scoring", "%(n)s kept for scoring", n=scoring)),
+                (
+                    discarded,
+                    refusal(
+                        "pairs.out.discarded",
+                        "%(n)s discarded since the last shuffle",
+                        n=discarded,
+                    ),
+                ),
+            )
+            if count
+        ]
+        where = places[0]
+        for place in places[1:]:
+            where = refusal("pairs.out.list", "%(places)s, %(place)s", places=where, place=place)
         have = copies(rank)
         if have == 1:
-            deck = "there is only 1 card of rank 1 and it is already out"
+            deck = refusal(
+                "pairs.out.only-one", "there is only 1 card of rank 1 and it is already out"
+            )
         else:
-            deck = f"there are only {have} cards of rank {rank} and all are already out"
+            deck = refusal(
+                "pairs.out.all",
+                "there are only %(have)s cards of rank %(rank)s and all are already out",
+                have=have,
+                rank=rank,
+            )
+        # "article" is English only ("a 7", "an 8"): other languages leave it out.
         raise TooManyCopies(
-            f"{player} cannot get {article(rank)} {rank}: {deck} ({where}); check the card"
+            refusal(
+                "pairs.draw.spent",
+                "%(player)s cannot get %(article)s %(rank)s: %(deck)s (%(where)s); check the card",
+                player=player,
+                article=article(rank),
+                rank=rank,
+                deck=deck,
+                where=where,
+            )
         )
     return rank
 
@@ -547,14 +672,23 @@ def _deal(state: State, action: Deal) -> State:
     seat = state.seat(action.player)
     if state.phase != DEAL:
         raise IllegalAction(
-            f"{action.player} cannot be dealt an opening card now: {_phase_words(state)}"
+            refusal(
+                "pairs.deal.now",
+                "%(player)s cannot be dealt an opening card now: %(why)s",
+                player=action.player,
+                why=_phase_words(state),
+            )
         )
     if state.stacks[seat]:
         raise IllegalAction(
-            f"{action.player} already has a face-up card this round "
-            f"({state.stacks[seat][0]}); undo to correct it"
+            refusal(
+                "pairs.deal.twice",
+                "%(player)s already has a face-up card this round (%(card)s); undo to correct it",
+                player=action.player,
+                card=state.stacks[seat][0],
+            )
         )
-    rank = _draw(state, action.player, action.card, "be dealt a card")
+    rank = _draw(state, action.player, action.card, _BE_DEALT)
     stacks = _with_card(state.stacks, seat, rank)
     after = replace(
         state, stacks=stacks, deck=state.deck - 1, last=Event("dealt", action.player, rank)
@@ -603,19 +737,33 @@ def _tiebreak(state: State, action: TieBreak) -> State:
     seat = state.seat(action.player)
     if state.phase != TIEBREAK:
         raise IllegalAction(
-            f"{action.player} cannot be dealt a tie-break card: there is no tie for low card now"
+            refusal(
+                "pairs.tiebreak.none",
+                "%(player)s cannot be dealt a tie-break card: there is no tie for low card now",
+                player=action.player,
+            )
         )
     if seat not in state.contenders:
         raise IllegalAction(
-            f"{action.player} is not in the tie for low card (tied: {', '.join(state.tied())})"
+            refusal(
+                "pairs.tiebreak.not-tied",
+                "%(player)s is not in the tie for low card (tied: %(tied)s)",
+                player=action.player,
+                tied=", ".join(state.tied()),
+            )
         )
     dealt = state.tiebreak_cards()
     if action.player in dealt:
         raise IllegalAction(
-            f"{action.player} already has a tie-break card ({dealt[action.player]}); "
-            f"waiting for {', '.join(state.waiting_for())}"
+            refusal(
+                "pairs.tiebreak.twice",
+                "%(player)s already has a tie-break card (%(card)s); waiting for %(waiting)s",
+                player=action.player,
+                card=dealt[action.player],
+                waiting=", ".join(state.waiting_for()),
+            )
         )
-    rank = _draw(state, action.player, action.card, "be dealt a tie-break card")
+    rank = _draw(state, action.player, action.card, _BE_DEALT_TIEBREAK)
     if rank in state.stacks[seat]:
         # P3: a pair on the deal is discarded and replaced; it scores nothing.
         return replace(
@@ -638,18 +786,34 @@ def _tiebreak(state: State, action: TieBreak) -> State:
     return after
 
 
-def _check_turn(state: State, player: str, verb: str) -> int:
+def _check_turn(state: State, player: str, verb: Message) -> int:
     seat = state.seat(player)
     if state.phase != PLAY:
-        raise IllegalAction(f"{player} cannot {verb} yet: {_phase_words(state)}")
+        raise IllegalAction(
+            refusal(
+                "pairs.turn.phase",
+                "%(player)s cannot %(verb)s yet: %(why)s",
+                player=player,
+                verb=verb,
+                why=_phase_words(state),
+            )
+        )
     if seat != state.turn:
-        raise IllegalAction(f"{player} cannot {verb}: it is {state.to_act}'s turn")
+        raise IllegalAction(
+            refusal(
+                "pairs.turn.other",
+                "%(player)s cannot %(verb)s: it is %(next)s's turn",
+                player=player,
+                verb=verb,
+                next=str(state.to_act),
+            )
+        )
     return seat
 
 
 def _hit(state: State, action: Hit) -> State:
-    seat = _check_turn(state, action.player, "hit")
-    rank = _draw(state, action.player, action.card, "hit")
+    seat = _check_turn(state, action.player, _HIT)
+    rank = _draw(state, action.player, action.card, _HIT)
     drawn = replace(state, deck=state.deck - 1)
     if rank in state.stacks[seat]:
         # P5: a pair scores its rank; the drawn card is kept as the scoring card.
@@ -703,34 +867,70 @@ def _folder(state: State, player: str | None) -> int:
     if player is not None:
         return state.seat(player)
     if state.phase != PLAY or state.turn is None:
-        raise IllegalAction(f"nobody is about to play: {_phase_words(state)}")
+        raise IllegalAction(
+            refusal(
+                "pairs.fold.nobody", "nobody is about to play: %(why)s", why=_phase_words(state)
+            )
+        )
     return state.turn
 
 
 def _fold(state: State, action: Fold) -> State:
-    seat = _check_turn(state, action.player, "fold")
+    seat = _check_turn(state, action.player, _FOLD)
     if state.must_hit(action.player):
         # P7: with an empty stack in Continuous Pairs the only move is a hit.
-        raise IllegalAction(f"{action.player} has no cards in play, so must hit")
+        raise IllegalAction(
+            refusal(
+                "pairs.fold.must-hit",
+                "%(player)s has no cards in play, so must hit",
+                player=action.player,
+            )
+        )
     choices = fold_choices(state, action.player)
     if not choices:
-        raise IllegalAction(f"{action.player} cannot fold: there is no card in play to take")
+        raise IllegalAction(
+            refusal(
+                "pairs.fold.nothing",
+                "%(player)s cannot fold: there is no card in play to take",
+                player=action.player,
+            )
+        )
     if action.card is None:
         rank = min(rank for _, rank in choices)
     else:
         if isinstance(action.card, bool) or not isinstance(action.card, int | str):
-            raise InvalidCard(f"{action.card!r} is not a card of the Pairs deck")
+            raise InvalidCard(
+                refusal(
+                    "pairs.fold.not-a-card",
+                    "%(card)s is not a card of the Pairs deck",
+                    card=repr(action.card),
+                )
+            )
         rank = parse_card(action.card)
     in_play = state.in_play()
     if rank not in in_play:
         raise IllegalAction(
-            f"{action.player} cannot take {article(rank)} {rank}: there is no {rank} in play"
+            refusal(
+                "pairs.fold.not-in-play",
+                "%(player)s cannot take %(article)s %(rank)s: there is no %(rank)s in play",
+                player=action.player,
+                article=article(rank),
+                rank=rank,
+            )
         )
     if not state.continuous and rank != in_play[0]:
         # P6: basic Pairs takes the lowest card in play.
         raise IllegalAction(
-            f"{action.player} cannot take {article(rank)} {rank}: "
-            f"a fold takes the lowest card in play, which is {article(in_play[0])} {in_play[0]}"
+            refusal(
+                "pairs.fold.lowest",
+                "%(player)s cannot take %(article)s %(rank)s: a fold takes the lowest card "
+                "in play, which is %(article_low)s %(low)s",
+                player=action.player,
+                article=article(rank),
+                rank=rank,
+                article_low=article(in_play[0]),
+                low=in_play[0],
+            )
         )
     if action.owner is None:
         owner = next(o for o, r in choices if r == rank)
@@ -738,8 +938,15 @@ def _fold(state: State, action: Fold) -> State:
         owner = action.owner
         if rank not in state.stacks[state.seat(owner)]:
             raise IllegalAction(
-                f"{action.player} cannot take {article(rank)} {rank} from {owner}: "
-                f"{owner} has no {rank} in play"
+                refusal(
+                    "pairs.fold.owner",
+                    "%(player)s cannot take %(article)s %(rank)s from %(owner)s: "
+                    "%(owner)s has no %(rank)s in play",
+                    player=action.player,
+                    article=article(rank),
+                    rank=rank,
+                    owner=owner,
+                )
             )
     owner_seat = state.seat(owner)
     pile = list(state.stacks[owner_seat])
@@ -783,12 +990,19 @@ def _score(
 
 def _reshuffle(state: State) -> State:
     if state.deck > 0:
-        noun = "card" if state.deck == 1 else "cards"
         raise IllegalAction(
-            f"the deck still has {state.deck} {noun}: reshuffle only when it runs out"
+            refusal_n(
+                "pairs.reshuffle.early",
+                "the deck still has %(n)s card: reshuffle only when it runs out",
+                "the deck still has %(n)s cards: reshuffle only when it runs out",
+                "n",
+                n=state.deck,
+            )
         )
     if state.discards == 0:
-        raise IllegalAction("there are no discards to shuffle into a new deck")
+        raise IllegalAction(
+            refusal("pairs.reshuffle.nothing", "there are no discards to shuffle into a new deck")
+        )
     # P8: burn 5 from the new deck; our ruling PR3: always leave one card to draw.
     burn = min(BURN, state.discards - 1)
     return replace(

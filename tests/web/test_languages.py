@@ -269,3 +269,24 @@ def test_the_pseudo_locale_marks_every_word_of_the_start_and_join_pages(pseudo_a
     assert not unmarked_words(tiles, games)
     join = phone.get("/join").get_data(as_text=True)
     assert not unmarked_words(join, games)
+
+
+def test_a_pairs_refusal_is_worded_with_its_reasons_in_the_phones_language(app, store):
+    table = store.create_table("pairs", ["Ana", "Ben"], {}, seed=3)
+    token = table.token
+    polish = _phone(app, "pl")
+    assert _post(polish, f"/t/{token}/me", mode="shared").status_code == 200
+    # Nobody is dealt yet: a hit is refused, the reason inside worded in Polish too.
+    refused = _post(polish, f"/t/{token}/act", action="hit", player="Ben", card="4", version="0")
+    assert refused.status_code == 422
+    assert _error(refused) == (
+        "Ben nie może jeszcze dobrać karty: trwa rozdawanie odkrytych kart rundy "
+        "(następny: Ana). To stuknięcie nie zostało wprowadzone."
+    )
+    english = _phone(app, "en")
+    assert _post(english, f"/t/{token}/me", mode="shared").status_code == 200
+    refused = _post(english, f"/t/{token}/act", action="hit", player="Ben", card="4", version="0")
+    assert _error(refused) == (
+        "Ben cannot hit yet: the round's face-up cards are being dealt (next: Ana). "
+        "This tap was not entered."
+    )
