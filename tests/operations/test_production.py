@@ -440,8 +440,9 @@ def test_first_table_page_load_is_at_most_44_kb_over_the_wire_and_a_repeat_fetch
         total += _wire_bytes(asset)
         cached.append(asset.cache_control.immutable and asset.cache_control.max_age)
     # 30 KB until the offline tap queue and the change stream, 36 KB until the
-    # awake screen and answers in view (docs/deploying.md, "Static files").
-    assert total <= 44 * 1024, total
+    # awake screen and answers in view, 44 KB until the offline queue named
+    # its taps and the language switch (docs/deploying.md, "Static files").
+    assert total <= 48 * 1024, total
     # A repeat visit: every asset is fresh in the phone's cache, so only the HTML moves.
     assert cached and all(cached)
 
