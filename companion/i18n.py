@@ -64,6 +64,7 @@ KEYWORDS = (
     "lazy_gettext",
     "refusal:1c,2",
     "refusal_n:1c,2,3",
+    "marked",
 )
 
 _ACCENTED = str.maketrans(

@@ -105,6 +105,13 @@ def english(message: Message) -> str:
     return message.default
 
 
+def marked(text: str) -> str:
+    """``text`` unchanged, marked for the catalogs (keyword ``marked``): for
+    English words kept as data and worded where shown, such as a game's blurb
+    on the start page (the template looks them up with ``_()``)."""
+    return text
+
+
 def plain(words: str) -> Message:
     """English words that were not yet given an id: shown as they are in every
     language until someone gives them one (see docs/languages.md)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.rules import autumn_ash
 from companion.rules.errors import RuleError
+from companion.rules.messages import marked
 
 from . import GameKind, applier
 
@@ -55,7 +56,7 @@ KIND = GameKind(
     max_players=2,
     new_state=_new_state,
     apply=applier(autumn_ash),
-    blurb="Referee the board move by move, or just score the race to 21.",
+    blurb=marked("Referee the board move by move, or just score the race to 21."),
     # Turns alternate and each move depends on the whole board: any change
     # made since the phone's version is a real conflict (refused, not entered).
     depends_on=None,

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import autumn_leaves
+from companion.rules.messages import marked
 
 from . import GameKind, applier, logged
 
@@ -74,7 +75,9 @@ KIND = GameKind(
     max_players=autumn_leaves.MAX_PLAYERS,
     new_state=_new_state,
     apply=applier(autumn_leaves),
-    blurb="Race to empty your hand onto the leaf piles; six hands, 3 to 6 players, a Pairs deck.",
+    blurb=marked(
+        "Race to empty your hand onto the leaf piles; six hands, 3 to 6 players, a Pairs deck."
+    ),
     depends_on=_depends_on,
     personal=_entered,
     open_round=_open_round,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import leaf
+from companion.rules.messages import marked
 
 from . import GameKind, applier
 
@@ -21,6 +22,6 @@ KIND = GameKind(
     max_players=4,
     new_state=_new_state,
     apply=applier(leaf),
-    blurb="End of a Leaf game: each player's count turns into acorns and a winner.",
+    blurb=marked("End of a Leaf game: each player's count turns into acorns and a winner."),
     shows_seats=True,  # this phone's own player's sheet or pad
 )

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import north_wind
+from companion.rules.messages import marked
 
 from . import GameKind, applier
 
@@ -25,5 +26,5 @@ KIND = GameKind(
     max_players=1,
     new_state=_new_state,
     apply=applier(north_wind),
-    blurb="Play Leaf alone: the app runs the North Wind, one card at a time.",
+    blurb=marked("Play Leaf alone: the app runs the North Wind, one card at a time."),
 )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import pairs
+from companion.rules.messages import marked
 
 from . import GameKind, applier
 
@@ -27,5 +28,5 @@ KIND = GameKind(
     max_players=8,
     new_state=_new_state,
     apply=applier(pairs),
-    blurb="Press your luck with the Pairs deck; Continuous Pairs too. Points are bad.",
+    blurb=marked("Press your luck with the Pairs deck; Continuous Pairs too. Points are bad."),
 )

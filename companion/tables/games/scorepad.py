@@ -6,6 +6,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import scorepad
+from companion.rules.messages import marked
 
 from . import GameKind, applier
 
@@ -34,6 +35,6 @@ KIND = GameKind(
     max_players=12,
     new_state=_new_state,
     apply=applier(scorepad),
-    blurb="Any other game: one column per player, a row per round.",
+    blurb=marked("Any other game: one column per player, a row per round."),
     depends_on=_depends_on,
 )

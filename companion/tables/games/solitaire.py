@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.rules import solitaire
 from companion.rules.errors import RuleError
+from companion.rules.messages import marked
 
 from . import GameKind, applier
 
@@ -41,5 +42,7 @@ KIND = GameKind(
     new_state=_new_state,
     apply=applier(solitaire),
     player_view=solitaire.player_view,
-    blurb="Toby Ord's patience for a standard deck: sort each suit King to Ace. Hints, a solver.",
+    blurb=marked(
+        "Toby Ord's patience for a standard deck: sort each suit King to Ace. Hints, a solver."
+    ),
 )

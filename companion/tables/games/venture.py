@@ -11,6 +11,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import venture
+from companion.rules.messages import marked
 
 from . import GameKind, applier, logged
 
@@ -60,7 +61,9 @@ KIND = GameKind(
     max_players=venture.MAX_PLAYERS,
     new_state=_new_state,
     apply=applier(venture),
-    blurb="Secret bids that capture cards, revealed together; 3 to 8 players, a Pairs deck.",
+    blurb=marked(
+        "Secret bids that capture cards, revealed together; 3 to 8 players, a Pairs deck."
+    ),
     depends_on=_depends_on,
     personal=_personal,
     open_round=_open_round,
