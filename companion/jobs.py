@@ -176,6 +176,7 @@ def _answer(request: bytes) -> bytes:
 def main() -> int:
     """A worker: jobs in on stdin, answers out on the stdout it started with."""
     os.nice(NICENESS)
+    os.environ["LEAFPILE_JOB_PROCESSES"] = "0"  # a job's own jobs run here
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log
     jobs = sys.stdin.buffer

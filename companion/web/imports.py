@@ -25,11 +25,15 @@ game's own rules check the whole setup.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
+from flask import current_app
+
+from companion.cooperative import off_the_loop
 from companion.tables.checks import check_storable_text
-from companion.tables.store import TableError, TableView
+from companion.tables.store import Store, TableError, TableView
 
 from . import store
 from .costly import job_slot
@@ -59,13 +63,31 @@ def import_upload(raw: bytes) -> TableView:
             "it is larger than any Leafpile table export"
         )
     with job_slot():
-        data = read_export(raw)
-        return store().import_table(
-            data,
-            check_options,
-            max_events=MAX_IMPORT_EVENTS,
-            max_seconds=MAX_REPLAY_SECONDS,
-        )
+        # Parsed, replayed and written in a worker process of lower priority
+        # (companion/jobs.py): seconds of a serving process's CPU (and its
+        # interpreter) a file otherwise, while every phone of it waited.
+        url = current_app.config["DATABASE_URL"]
+        _APP_STORES[url] = store()  # for the work when it runs here after all
+        return off_the_loop(import_into, url, raw)
+
+
+# The stores an import is written through: the app's own in a serving
+# process (weakly: it goes with its app), one of its own in a worker process.
+_APP_STORES: weakref.WeakValueDictionary[str, Store] = weakref.WeakValueDictionary()
+_OWN_STORES: dict[str, Store] = {}
+
+
+def import_into(url: str, raw: bytes) -> TableView:
+    """A new table from ``raw`` in the database at ``url``."""
+    found = _APP_STORES.get(url) or _OWN_STORES.get(url)
+    if found is None:
+        found = _OWN_STORES[url] = Store(url, pool_size=1)
+    return found.import_table(
+        read_export(raw),
+        check_options,
+        max_events=MAX_IMPORT_EVENTS,
+        max_seconds=MAX_REPLAY_SECONDS,
+    )
 
 
 def read_export(raw: bytes) -> Any:

@@ -12,6 +12,8 @@ leaves none behind when it stops.
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import signal
@@ -116,3 +118,27 @@ def test_the_laptop_server_answers_a_hint_from_a_worker_and_leaves_none(tmp_path
         not Path(f"/proc/{worker}").exists()
         or "Z" in Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0]
     )
+
+
+def test_an_import_is_read_replayed_and_written_by_a_worker(
+    workers: jobs.WorkerPool, store, new_client_phone
+) -> None:
+    """The whole import (JSON, replay, the rows) runs in a worker process with
+    a store of its own on the same database; a refusal still says why."""
+    from tests.operations.test_production import _export as export
+
+    phone = new_client_phone()
+    good = json.dumps(export(players=["Ana", "Ben"])).encode()
+    answer = phone.post(
+        "/import", {"file": (io.BytesIO(good), "t.json")}, htmx=False,
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert answer.status_code == 303
+    token = answer.headers["Location"].rsplit("/t/", 1)[1]
+    assert store.snapshot(token).table.players == ("Ana", "Ben")
+    assert workers.done == 1
+    refused = phone.post(
+        "/import", {"file": (io.BytesIO(b"[1, 2"), "t.json")}, htmx=False,
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert refused.status_code == 422 and b"not JSON" in refused.data
