@@ -21,6 +21,7 @@ from typing import Any
 from companion.rules import pairs
 from companion.rules.cards import article, parse_card
 from companion.rules.errors import InvalidCard
+from companion.web.i18n import gettext, words
 
 from . import FormError, Screen
 
@@ -34,11 +35,16 @@ _CARD_ACTIONS: dict[str, type[pairs.Deal | pairs.TieBreak | pairs.Hit]] = {
 def _player(form: Mapping[str, str], state: pairs.State, field: str = "player") -> str:
     name = form.get(field, "")
     if not name:
-        raise FormError("Say which player this is for: the form had no player. Reload the page.")
+        raise FormError(
+            gettext("Say which player this is for: the form had no player. Reload the page.")
+        )
     if name not in state.players:
         raise FormError(
-            f"There is no player called {name[:40]!r} at this table "
-            f"(players: {', '.join(state.players)})."
+            gettext(
+                "There is no player called %(name)s at this table (players: %(players)s).",
+                name=repr(name[:40]),
+                players=", ".join(state.players),
+            )
         )
     return name
 
@@ -48,7 +54,9 @@ def _card(form: Mapping[str, str], who: str) -> int:
     try:
         return parse_card(text[:20])
     except InvalidCard as exc:
-        raise FormError(f"Card for {who}: {exc}.") from exc
+        raise FormError(
+            gettext("Card for %(player)s: %(why)s.", player=who, why=words(exc.message))
+        ) from exc
 
 
 def parse_action(form: Mapping[str, str], state: pairs.State, me: str | None) -> pairs.Action:
@@ -70,7 +78,7 @@ def parse_action(form: Mapping[str, str], state: pairs.State, me: str | None) ->
         return pairs.Fold(player, card, owner)
     if action == "reshuffle":
         return pairs.Reshuffle()
-    raise FormError("That button does nothing in Pairs. Reload the page.")
+    raise FormError(gettext("That button does nothing in Pairs. Reload the page."))
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
@@ -80,27 +88,52 @@ def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str
     if text:
         if not (text.isascii() and text.isdecimal()) or len(text) > 3:
             raise FormError(
-                f"The losing score {text[:12]!r} is not a whole number: "
-                "leave it empty for the standard score."
+                gettext(
+                    "The losing score %(typed)s is not a whole number: "
+                    "leave it empty for the standard score.",
+                    typed=repr(text[:12]),
+                )
             )
         target = int(text)
         if not 1 <= target <= pairs.MAX_TARGET:
-            raise FormError(f"The losing score must be from 1 to {pairs.MAX_TARGET}, not {target}.")
+            raise FormError(
+                gettext(
+                    "The losing score must be from 1 to %(most)s, not %(target)s.",
+                    most=pairs.MAX_TARGET,
+                    target=target,
+                )
+            )
     continuous = form.get("continuous", "") in ("on", "1", "true", "yes")
     return {"target": target, "continuous": continuous}
 
 
 def summary(state: pairs.State) -> str:
     """One line for the list of tables."""
-    name = "Continuous Pairs" if state.continuous else "Pairs"
+    name = gettext("Continuous Pairs") if state.continuous else "Pairs"
     if state.is_over and state.loser:
-        return f"{name} · {state.loser} lost with {state.total(state.loser)} of {state.target}"
+        return gettext(
+            "%(game)s · %(loser)s lost with %(score)s of %(target)s",
+            game=name,
+            loser=state.loser,
+            score=state.total(state.loser),
+            target=state.target,
+        )
     totals = state.totals()
     top = max(totals.values())
     if top == 0:
-        return f"{name} to {state.target} · no points yet"
-    worst = " and ".join(p for p, t in totals.items() if t == top)
-    return f"{name} to {state.target} · round {state.round} · {worst} on {top}"
+        return gettext("%(game)s to %(target)s · no points yet", game=name, target=state.target)
+    highest = [p for p, t in totals.items() if t == top]
+    worst = highest[0]
+    for other in highest[1:]:
+        worst = gettext("%(names)s and %(name)s", names=worst, name=other)
+    return gettext(
+        "%(game)s to %(target)s · round %(round)s · %(players)s on %(score)s",
+        game=name,
+        target=state.target,
+        round=state.round,
+        players=worst,
+        score=top,
+    )
 
 
 def describe(action: Mapping[str, Any]) -> str:
@@ -108,19 +141,32 @@ def describe(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
     player, card = action.get("player"), action.get("card")
     if kind == "Deal":
-        return f"Dealt {player} {article(card) if isinstance(card, int) else 'a'} {card}"
+        return gettext(
+            "Dealt %(player)s %(article)s %(card)s",
+            player=str(player),
+            article=article(card) if isinstance(card, int) else "a",
+            card=str(card),
+        )
     if kind == "TieBreak":
-        return f"Tie-break card for {player}: {card}"
+        return gettext(
+            "Tie-break card for %(player)s: %(card)s", player=str(player), card=str(card)
+        )
     if kind == "Hit":
-        return f"{player} hit: {card}"
+        return gettext("%(player)s hit: %(card)s", player=str(player), card=str(card))
     if kind == "Fold":
         owner = action.get("owner")
         if card is None:
-            return f"{player} folded (lowest card)"
-        whose = "" if owner in (None, player) else f"{owner}'s "
-        return f"{player} folded, taking {whose}{card}"
+            return gettext("%(player)s folded (lowest card)", player=str(player))
+        if owner in (None, player):
+            return gettext("%(player)s folded, taking %(card)s", player=str(player), card=str(card))
+        return gettext(
+            "%(player)s folded, taking %(owner)s's %(card)s",
+            player=str(player),
+            owner=str(owner),
+            card=str(card),
+        )
     if kind == "Reshuffle":
-        return "Discards reshuffled, 5 burned"
+        return gettext("Discards reshuffled, 5 burned")
     return str(kind or "?")
 
 
