@@ -13,6 +13,7 @@ is yet".
 from __future__ import annotations
 
 import json
+import re
 
 from tests.web.test_secrets import steady, text
 
@@ -48,8 +49,13 @@ def test_a_shared_phone_asks_before_replacing_a_bid_another_phone_made(store, ne
     assert "Yes, replace Dan's entry" in words
     assert store.version(table.token) == before
     assert store.snapshot(table.token).state.bid_of("Dan") == 4
-    # The yes carries the same tap: entered once, the bid replaced.
-    yes = shared.act(table, "change", player="Dan", card="9", replace="yes")
+    # The question's own form carries the tap: its yes replaces the bid.
+    form = re.search(r'<section class="panel seat-confirm replace-confirm".*?</form>', words, re.S)
+    assert form
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form[0]))
+    assert fields["action"] == "change" and fields["player"] == "Dan" and fields["card"] == "9"
+    fields.pop("csrf_token", None)
+    yes = shared.post(f"/t/{table.token}/act", {**fields, "replace": "yes"})
     assert yes.status_code == 200
     assert store.snapshot(table.token).state.bid_of("Dan") == 9
     # Now the bid is this phone's own: changing it again asks nothing.
