@@ -63,11 +63,17 @@ def import_upload(raw: bytes) -> TableView:
             "it is larger than any Leafpile table export"
         )
     with job_slot():
+        url = current_app.config["DATABASE_URL"]
+        _APP_STORES[url] = store()  # for the work when it runs here
+        if store().is_sqlite:
+            # SQLite has one writer, and the import replays inside its write
+            # transaction: at a lower priority on a busy machine it held the
+            # lock for seconds while every entry (and, in its busy wait, the
+            # serving process's event loop) waited. Here, at full priority.
+            return import_into(url, raw)
         # Parsed, replayed and written in a worker process of lower priority
         # (companion/jobs.py): seconds of a serving process's CPU (and its
         # interpreter) a file otherwise, while every phone of it waited.
-        url = current_app.config["DATABASE_URL"]
-        _APP_STORES[url] = store()  # for the work when it runs here after all
         return off_the_loop(import_into, url, raw)
 
 
