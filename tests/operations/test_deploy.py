@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -50,8 +52,15 @@ def _get(port: int, path: str) -> http.client.HTTPResponse:
     return response
 
 
-@pytest.fixture
-def deployed(tmp_path: Path) -> Iterator[int]:
+@dataclass(frozen=True)
+class Deployment:
+    port: int
+    instance: Path  # LEAFPILE_INSTANCE: nginx.conf and the sockets are in its run/
+
+
+@contextmanager
+def _deploy(base: Path) -> Iterator[Deployment]:
+    """deploy/serve on a port of its own, until the block ends."""
     if _nginx() is None:
         if os.environ.get("CI"):
             pytest.fail("nginx is missing: .ci/run must install Debian's nginx")
@@ -59,15 +68,15 @@ def deployed(tmp_path: Path) -> Iterator[int]:
     port = _free_port()
     env = {
         **os.environ,
-        "LEAFPILE_INSTANCE": str(tmp_path / "instance"),
+        "LEAFPILE_INSTANCE": str(base / "instance"),
         "LEAFPILE_DATABASE_URL": os.environ.get("LEAFPILE_TEST_DATABASE_URL")
-        or f"sqlite:///{tmp_path / 'deploy.sqlite3'}",
+        or f"sqlite:///{base / 'deploy.sqlite3'}",
         "LEAFPILE_LISTEN": f"127.0.0.1:{port}",
         "LEAFPILE_WORKERS": "2",
         "LEAFPILE_EXPIRE_DAYS": "0",
         "PYTHON": sys.executable,  # the venv's, whether or not it is activated
     }
-    log = tmp_path / "serve.log"
+    log = base / "serve.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
             ["bash", str(ROOT / "deploy" / "serve")],
@@ -88,7 +97,7 @@ def deployed(tmp_path: Path) -> Iterator[int]:
                 pass
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             time.sleep(0.2)
-        yield port
+        yield Deployment(port, base / "instance")
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)
@@ -107,6 +116,22 @@ def deployed(tmp_path: Path) -> Iterator[int]:
             engine.dispose()
 
 
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+    """One production setup for this file's tests, which only read it: a
+    deploy is the costliest fixture of the suite after an install."""
+    with _deploy(tmp_path_factory.mktemp("deploy")) as started:
+        yield started
+
+
+@pytest.fixture
+def deployed(tmp_path: Path) -> Iterator[int]:
+    """A production setup of the test's own (its port), for tests that kill
+    or exhaust part of it."""
+    with _deploy(tmp_path) as started:
+        yield started.port
+
+
 def _slow(port: int, request: bytes) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT)
     s.sendall(request)
@@ -114,8 +139,8 @@ def _slow(port: int, request: bytes) -> socket.socket:
 
 
 @pytest.mark.slow
-def test_slow_clients_do_not_stall_the_production_setup(deployed: int):
-    port = deployed
+def test_slow_clients_do_not_stall_the_production_setup(deployment: Deployment):
+    port = deployment.port
     slow = [_slow(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") for _ in range(20)]
     slow += [
         _slow(
@@ -138,25 +163,25 @@ def test_slow_clients_do_not_stall_the_production_setup(deployed: int):
 
 @pytest.mark.slow
 def test_the_proxy_serves_hashed_static_files_for_a_year_and_pages_with_the_apps_headers(
-    deployed: int,
+    deployment: Deployment,
 ):
-    page = _get(deployed, "/")
+    page = _get(deployment.port, "/")
     assert page.getheader("Content-Security-Policy", "").startswith("default-src 'self'")
     assert page.getheader("Server") == "nginx"  # no version
     body = page.body.decode()  # type: ignore[attr-defined]
     assets = re.findall(r'(?:href|src)="(/static/[^"]+\.[0-9a-f]{12}\.\w+)"', body)
     assert assets
     for url in assets:
-        asset = _get(deployed, url)
+        asset = _get(deployment.port, url)
         assert asset.status == 200
         assert asset.getheader("Cache-Control") == "public, max-age=31536000, immutable"
 
 
 @pytest.mark.slow
-def test_the_proxy_refuses_a_hammered_costly_route_itself(deployed: int):
+def test_the_proxy_refuses_a_hammered_costly_route_itself(deployment: Deployment):
     """One address hammering a costly route gets nginx's 429 after a burst of
     20, without a request reaching the app each time; other routes are untouched."""
-    answers = [_get(deployed, "/import") for _ in range(60)]  # a GET: the app says 405
+    answers = [_get(deployment.port, "/import") for _ in range(60)]  # a GET: the app says 405
     assert answers[0].status == 405  # the first ones reach the app
     refused = [a for a in answers if a.status == 429]
     assert refused, [a.status for a in answers]
@@ -164,14 +189,14 @@ def test_the_proxy_refuses_a_hammered_costly_route_itself(deployed: int):
     said = refused[0].body.decode()  # type: ignore[attr-defined]
     assert "Too many requests for hints, print files or imports" in said
     assert refused[0].getheader("Retry-After") == "10"
-    assert _get(deployed, "/healthz").status == 200  # not a costly route
+    assert _get(deployment.port, "/healthz").status == 200  # not a costly route
 
 
-def test_every_request_of_a_table_goes_to_the_same_app_process(deployed: int, tmp_path: Path):
+def test_every_request_of_a_table_goes_to_the_same_app_process(deployment: Deployment):
     """deploy/serve starts one gunicorn a core (here 2), each on its own socket,
     and nginx picks the process by the table's token: a table's snapshots and
     renders are made once and its changes wake its streams in memory."""
-    conf = (tmp_path / "instance" / "run" / "nginx.conf").read_text()
+    conf = (deployment.instance / "run" / "nginx.conf").read_text()
     sockets = re.findall(r"server unix:(\S+);", conf)
     assert len(sockets) == 2
     assert all(Path(socket_path).is_socket() for socket_path in sockets)
@@ -183,7 +208,7 @@ def test_every_request_of_a_table_goes_to_the_same_app_process(deployed: int, tm
         matched = table_path.match(path)
         assert matched is not None and matched[1] == "Ab_-9"
     assert table_path.match("/print/") is None and table_path.match("/v/Ab_-9/stream") is None
-    assert _get(deployed, "/").status == 200
+    assert _get(deployment.port, "/").status == 200
 
 
 def _app_process_settings(instance: Path) -> list[dict[str, str]]:
@@ -203,10 +228,10 @@ def _app_process_settings(instance: Path) -> list[dict[str, str]]:
 
 
 @pytest.mark.slow
-def test_app_processes_share_a_stock_postgresqls_connections(deployed: int, tmp_path: Path):
+def test_app_processes_share_a_stock_postgresqls_connections(deployment: Deployment):
     """Each process keeps its pool open (companion/tables/core.py): deploy/serve
     sizes it so that every process's connections, and its listener, fit in
     PostgreSQL's default 100 (3 kept for the superuser): 40 each for 2."""
-    settings = _app_process_settings(tmp_path / "instance")
+    settings = _app_process_settings(deployment.instance)
     assert settings, "no app process found"
     assert {env["LEAFPILE_DATABASE_POOL"] for env in settings} == {"40"}
