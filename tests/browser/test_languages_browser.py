@@ -8,7 +8,8 @@ marked so far (the start page, the new-table form, the join page, the
 table's top bar, who-are-you question and bar, undo bar, links, the history) no
 word shows outside the markers, nothing is wider than the phone, and the
 language switch stays a 44 px target. Then two phones read one table in
-German and Polish at once.
+German and Polish at once, and five phones in five languages bid at one
+Venture table, each seeing its own bid and no other.
 """
 
 from __future__ import annotations
@@ -177,3 +178,58 @@ def test_two_phones_read_one_table_in_german_and_polish(pseudo_server, small_pho
     german.reload()
     german.locator(".who-bar summary", has_text="Du bist Ana").wait_for()
     assert_fits(german)
+
+
+FIVE = {  # player: (browser language, the page's lang, "You are ..." in it)
+    "Ana": ("en-US", "en", "You are Ana"),
+    "Ben": ("de-DE", "de", "Du bist Ben"),
+    "Cy": ("fr-FR", "fr", "Vous êtes Cy"),
+    "Dan": ("pl-PL", "pl", "Jesteś: Dan"),
+    "Eva": ("pt-BR", "pt-BR", "Você é Eva"),
+}
+
+
+def test_five_phones_at_one_venture_table_each_in_its_language_keep_their_bids(
+    pseudo_server, small_phone
+):
+    """A club night: five phones, five languages, one table. Each reads its
+    own language, and no phone sees a bid another phone made."""
+    page = small_phone()
+    page.goto(f"{pseudo_server}/new/venture")
+    for number, name in enumerate(FIVE, start=1):
+        page.fill(f"#player{number}", name)
+    page.fill("#title", "Venture Ana")
+    page.locator("form.new-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    url = page.url
+    for card in (10, 10, 9, 9, 8):  # the slug, on the phone that started the table
+        page.get_by_role("button", name=f"Slug card {card}", exact=True).click()
+    page.get_by_role("button", name=re.compile(r"^Turn up the slug: ")).click()
+    page.locator(".venture-round").wait_for()
+
+    phones = {}
+    for name, (locale, lang, you_are) in FIVE.items():
+        phone = small_phone(locale)
+        phone.goto(url)
+        phone.locator(".who-names button", has_text=name).first.click()
+        phone.locator(".who-bar summary", has_text=you_are).wait_for()
+        assert phone.locator("html").get_attribute("lang") == lang
+        assert_fits(phone)
+        phones[name] = phone
+
+    for name, card in zip(["Ana", "Ben", "Cy", "Dan"], [7, 6, 5, 4], strict=True):
+        phones[name].get_by_role("button", name=f"Your bid, {name}: {card}", exact=True).click()
+        phones[name].locator(".venture-bids .status").wait_for()
+    # Eva has not bid: the round is open, and each phone shows its own bid only.
+    own = {"Ana": "7", "Ben": "6", "Cy": "5", "Dan": "4"}
+    for name, phone in phones.items():
+        phone.reload()
+        phone.locator(".who-bar summary", has_text=FIVE[name][2]).wait_for()
+        cards = phone.locator(".venture-bids .card")
+        shown = [cards.nth(i).evaluate("(el) => el.outerHTML") for i in range(cards.count())]
+        assert len(shown) == (1 if name in own else 0), (name, shown)
+        assert all(f">{own[name]}</span>" in card for card in shown), shown
+        text = phone.locator(".venture-bids").inner_text()
+        for other, card in zip(["Ana", "Ben", "Cy", "Dan"], ["7", "6", "5", "4"], strict=True):
+            if other != name:
+                assert f"{other}: {card}" not in text and f"bid a {card}" not in text
