@@ -80,7 +80,6 @@ class Worker:
             [sys.executable, "-m", "companion.jobs"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env={**os.environ, "LEAFPILE_JOB_WORKER": "1"},
         )
 
     def call(self, request: bytes) -> tuple[bool | None, Any]:
