@@ -15,6 +15,8 @@ README and the docs show is made here):
 * ``@screen("screenshots/NAME.png", scheme="dark", full_page=True)``: the
   function gets a :class:`Studio` (the fresh app) and a Playwright page,
   sets up a table and opens it; the picture is taken when it returns.
+  ``viewport=(360, 740)`` takes it on another phone size; ``palette=True``
+  saves it with 256 colours (the many small phone pictures of phones.md).
 * ``@picture("print/NAME.png")``: the function writes the file itself.
 """
 
@@ -46,16 +48,26 @@ class Shot:
     scheme: str = "light"
     full_page: bool = False
     scale: float = 1
+    viewport: tuple[int, int] = (PHONE["width"], PHONE["height"])
+    palette: bool = False  # saved with 256 colours: small enough for many pictures
 
 
 SHOTS: dict[str, Shot] = {}
 
 
-def screen(path: str, *, scheme: str = "light", full_page: bool = False, scale: float = 1):
+def screen(
+    path: str,
+    *,
+    scheme: str = "light",
+    full_page: bool = False,
+    scale: float = 1,
+    viewport: tuple[int, int] = (PHONE["width"], PHONE["height"]),
+    palette: bool = False,
+):
     """Register a browser picture: ``make(studio, page)`` opens what to photograph."""
 
     def register(make: Callable[..., Any]) -> Callable[..., Any]:
-        SHOTS[path] = Shot(path, make, True, scheme, full_page, scale)
+        SHOTS[path] = Shot(path, make, True, scheme, full_page, scale, viewport, palette)
         return make
 
     return register
@@ -582,6 +594,225 @@ def records_player(studio: Studio, page: Any) -> None:
     studio.open(page, "/records/player/ana")
 
 
+# --- every game on a phone (issue 43) ---------------------------------------------
+# Each game a few turns in, photographed unscrolled, as the phone first shows it:
+# at 390x844 and 360x740, on a seated phone and (where the game has one) on the
+# phone passed around the table. docs/phones.md shows them. Each take also
+# measures whether the game's main action lies wholly on that first screen and
+# prints a warning when it does not (tests/browser/test_main_action_in_view_browser.py
+# is the test of that; the warning says which picture to look at).
+
+PHONE_SIZES = ((390, 844), (360, 740))
+FOUR = ["Ana", "Ben", "Cleo", "Dev"]
+
+
+def _played(studio: Studio, table: Any, step: Callable[[Any], Any], count: int) -> Any:
+    """``count`` more actions, each chosen by ``step`` from the table's state."""
+    for _ in range(count):
+        studio.act(table, step(studio.store.snapshot(table.token).state))
+    return table
+
+
+def _pairs_midgame(studio: Studio, continuous: bool = False) -> Any:
+    """Four players a few hands in, someone to hit or fold (a shuffled deck, one seed)."""
+    import random
+
+    from companion.rules.cards import PAIRS_DECK
+
+    deck = list(PAIRS_DECK)
+    random.Random(4).shuffle(deck)
+    title = "Continuous Pairs" if continuous else "Pairs"
+    table = studio.table("pairs", FOUR, {"continuous": continuous}, title=title)
+    for done in range(40):
+        game = studio.store.snapshot(table.token).state
+        if done >= 10 and game.phase == "play" and not game.must_hit(game.to_act):
+            break
+        kind = {"deal": "Deal", "tiebreak": "TieBreak", "play": "Hit"}[game.phase]
+        card = next(c for c in deck if c not in game.used_up())
+        deck.remove(card)
+        studio.act(table, {"type": kind, "player": game.to_act, "card": card})
+    return table
+
+
+def _venture_midgame(studio: Studio) -> Any:
+    """Round 1 bid and revealed; in round 2 Ana and Ben have bid, Cleo and Dev not."""
+    table = studio.table("venture", FOUR, title="Venture")
+    studio.act(table, {"type": "EnterSlug", "cards": [3, 8, 10]})
+    for player, card in (("Ana", 6), ("Ben", 9), ("Cleo", 2), ("Dev", 7), ("Ana", 4), ("Ben", 5)):
+        studio.act(table, {"type": "Bid", "player": player, "card": card})
+    return table
+
+
+def _autumn_leaves_midgame(studio: Studio) -> Any:
+    """Four players some way into the hand, the table waiting for a reveal."""
+    import random
+
+    from companion.rules import actions
+    from tests.rules.test_autumn_leaves_rules import random_action
+
+    table = studio.store.create_table("autumn_leaves", FOUR, {}, title="Autumn Leaves", seed=3)
+    rng = random.Random(11)
+    for done in range(60):
+        game = studio.store.snapshot(table.token).state
+        if done >= 8 and game.phase == "reveal" and len(game.to_reveal) == len(FOUR):
+            break
+        studio.act(table, actions.to_dict(random_action(game, rng)))
+    return table
+
+
+def _leaf_midgame(studio: Studio) -> Any:
+    """Ana and Ben have counted their cards; Cleo and Dev have not yet."""
+    table = studio.table("leaf", FOUR, title="Leaf")
+    tallies = (
+        ("Ana", {"acorn_tokens": 8, "den": {"fox": 3}, "tree": 2, "sun": 2, "leaf_cards": 3}),
+        ("Ben", {"acorn_tokens": 5, "den": {"owl": 2}, "mushroom_groups": [3], "tree": 1}),
+    )
+    for player, tally in tallies:
+        studio.act(table, {"type": "EnterTally", "player": player, "tally": tally})
+    return table
+
+
+def _north_wind_midgame(studio: Studio) -> Any:
+    """The North Wind's first turn: its leaf is drawn, to be put down."""
+    table = studio.table("north_wind", ["Ana"], {"difficulty": "normal"}, title="Solo")
+    studio.act(table, {"type": "SetupAnimals", "animals": ["fox", "owl"]})
+    studio.act(table, {"type": "EndHumanTurn"})
+    studio.act(
+        table, {"type": "Draw", "leaf": "sassafras", "colour": "orange", "arrow": "bottom-right"}
+    )
+    return table
+
+
+def _ash_board_midgame(studio: Studio) -> Any:
+    """The board mirror's scoring position: Rainbow has just moved, Xeno (Ben) is to play."""
+    options = {"rainbow": "Ana", "mode": "board", "position": ASH_BOARD_SEED}
+    table = studio.table("autumn_ash", ["Ana", "Ben"], options, title="Ash board")
+    studio.post(table, "move", **{"from": "E5", "to": "E6", "size": "1"})
+    return table
+
+
+def _scorepad_midgame(studio: Studio) -> Any:
+    rounds = ([5, 3, 8, 4], [2, 9, 1, 6], [7, 4, 6, 3])
+    table = studio.table("scorepad", FOUR, {"lowest_wins": False}, title="Friday night")
+    for scores in rounds:
+        studio.act(table, {"type": "AddRound", "scores": scores})
+    return table
+
+
+def _solitaire_midgame(studio: Studio) -> Any:
+    """Deal 5 a hundred and three moves into a winning line: one pile holds 24 cards."""
+    from companion.rules import solitaire, solitaire_solver
+
+    found = solitaire_solver.solve(solitaire.new_game(5), 10)
+    if found.result != "won":
+        raise RuntimeError("the solver found no win for deal 5 in 10 s")
+    return studio.table(
+        "solitaire", ["Solo"], {"deal": 5}, title="Solitaire #5", actions=found.moves[:103]
+    )
+
+
+@dataclass(frozen=True)
+class PhoneGame:
+    """One game as the phones pictures show it."""
+
+    name: str  # in the picture's file name
+    make: Callable[[Studio], Any]
+    seat: str  # whom the seated phone belongs to
+    shared: bool  # whether the game has a phone passed around the table
+    main_action: str  # Playwright selector of what the phone came to tap
+    shared_action: str = ""  # the shared phone's, when it differs
+
+
+PHONE_GAMES = (
+    PhoneGame("pairs", _pairs_midgame, "", True, ".pairs-act .pad-grid"),
+    PhoneGame(
+        "continuous-pairs", lambda s: _pairs_midgame(s, True), "", True, ".pairs-act .pad-grid"
+    ),
+    PhoneGame("venture", _venture_midgame, "Cleo", True, ".pad-form .pad-grid"),
+    PhoneGame(
+        "autumn-leaves",
+        _autumn_leaves_midgame,
+        "Cleo",
+        True,
+        ".pad-form .pad-grid",
+        ".form-dock button[type=submit] >> nth=0",
+    ),
+    PhoneGame("leaf", _leaf_midgame, "Cleo", True, ".form-dock button >> nth=0"),
+    PhoneGame(
+        "north-wind", _north_wind_midgame, "Ana", False, "button:has-text('The leaf is down')"
+    ),
+    PhoneGame("autumn-ash-board", _ash_board_midgame, "Ben", True, ".ash-board"),
+    PhoneGame("scorepad", _scorepad_midgame, "Ana", True, "button:has-text('Add the round')"),
+    PhoneGame("solitaire", _solitaire_midgame, "Solo", False, ".sol-stack.sol-long > :last-child"),
+)
+
+
+def _on_a_phone(game: PhoneGame, shared: bool):
+    def make(studio: Studio, page: Any) -> None:
+        table = game.make(studio)
+        if shared:
+            studio.open(page, f"/t/{table.token}")
+        else:
+            seat = game.seat or studio.store.snapshot(table.token).state.to_act
+            studio.open(page, f"/t/{table.token}", answer_who=False)
+            names = page.locator(".who-names")
+            if names.count():
+                pattern = re.compile(rf"^{re.escape(seat)}\b")
+                names.get_by_role("button", name=pattern).first.click()
+                page.locator(".who-bar summary", has_text=f"You are {seat}").wait_for()
+                studio.open(page, f"/t/{table.token}")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)  # a long pile is fitted after the board is drawn
+        action = game.shared_action if shared and game.shared_action else game.main_action
+        _warn_unless_in_view(page, action, f"{game.name} {'shared' if shared else 'seated'}")
+
+    return make
+
+
+def _warn_unless_in_view(page: Any, selector: str, where: str) -> None:
+    """Print where the main action is when it is not wholly on the first screen."""
+    size = page.viewport_size
+    found = page.locator(selector)
+    if not found.count():
+        print(f"  warning: {where}: no {selector!r} on the page", file=sys.stderr)
+    for index in range(found.count()):
+        box = found.nth(index).bounding_box()
+        if box is None or box["y"] < 0 or box["y"] + box["height"] > size["height"] + 0.5:
+            print(f"  warning: {where}: {selector!r} #{index} at {box} ({size})", file=sys.stderr)
+
+
+def _to_palette(path: Path) -> None:
+    """256 colours and zlib's best: a phone screen is flat colour and text."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+    small.save(path, "PNG", optimize=True)
+
+
+def phone_path(game: str, seated: bool, size: tuple[int, int], scheme: str = "light") -> str:
+    phone = "seated" if seated else "shared"
+    dark = "-dark" if scheme == "dark" else ""
+    return f"screenshots/phones/{game}-{phone}-{size[0]}x{size[1]}{dark}.png"
+
+
+DARK_PHONES = {("venture", False), ("north-wind", True)}  # also taken in dark mode, at 390x844
+
+for _game in PHONE_GAMES:
+    for _seated in (True, False) if _game.shared else (True,):
+        for _size in PHONE_SIZES:
+            _schemes = ["light"]
+            if (_game.name, _seated) in DARK_PHONES and _size == PHONE_SIZES[0]:
+                _schemes.append("dark")
+            for _scheme in _schemes:
+                screen(
+                    phone_path(_game.name, _seated, _size, _scheme),
+                    scheme=_scheme,
+                    viewport=_size,
+                    palette=True,
+                )(_on_a_phone(_game, shared=not _seated))
+
+
 # --- running them ------------------------------------------------------------------
 
 
@@ -607,14 +838,19 @@ def take(shots: list[Shot]) -> None:
                     ],
                 )
                 for s in browser_shots:
+                    width, height = s.viewport
                     context = browser.new_context(
-                        viewport=PHONE, color_scheme=s.scheme, device_scale_factor=s.scale
+                        viewport={"width": width, "height": height},
+                        color_scheme=s.scheme,
+                        device_scale_factor=s.scale,
                     )
                     page = context.new_page()
                     s.make(studio, page)
                     (DOCS / s.path).parent.mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(DOCS / s.path), full_page=s.full_page)
                     context.close()
+                    if s.palette:
+                        _to_palette(DOCS / s.path)
                     print(f"docs/{s.path}")
                 browser.close()
     finally:
