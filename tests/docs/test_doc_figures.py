@@ -14,8 +14,9 @@ sourced in one of four ways:
   same seconds);
 - it is one the code holds (a default, a limit, a constant), and a test
   here reads it from the code and compares (``FROM_CODE``, ``PINNED``);
-- it is not a measurement at all (a rule's numbers, an example message):
-  ``NOT_MEASURED`` names the words around it and says why, page by page.
+- it is not a measurement at all (a rule's numbers, an example message, the
+  settings a measure was taken with): ``NOT_MEASURED`` and
+  ``SETTINGS_OF_A_RUN`` name the words around it and say why, page by page.
 """
 
 from __future__ import annotations
@@ -151,7 +152,12 @@ def unsourced(page: str, text: str | None = None) -> list[Unsourced]:
         [said for p, said, _ in FROM_CODE if p == page]
         + [said for p, said, _, _ in PINNED if p == page]
         + [said for p, said, _ in NOT_MEASURED if p == page],
-    )
+    ) + [
+        match.span()
+        for p, pattern, _ in SETTINGS_OF_A_RUN
+        if p == page
+        for match in re.finditer(pattern, text)
+    ]
     found = []
     offset = 0
     for section in _sections(text):
@@ -425,6 +431,21 @@ FROM_CODE: list[tuple[str, str, str]] = [
     ),
     (
         "docs/solitaire-solver.md",
+        "and 640, 2,560 and 10,240\nshared out",
+        "and {:,}, {:,} and {:,}\nshared out".format(*_widths(solitaire_solver.BEAMS)[-3:]),
+    ),
+    (
+        "docs/solitaire-solver.md",
+        "*Winnable?*'s 1.5 s never",
+        f"*Winnable?*'s {solitaire_pages.HERE_BUDGET} s never",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        "about\nwhat 1.5 s allows",
+        f"about\nwhat {solitaire_pages.HERE_BUDGET} s allows",
+    ),
+    (
+        "docs/solitaire-solver.md",
         "taking turns\nof 32 positions each",
         f"taking turns\nof {solitaire_solver._TURN} positions each",
     ),
@@ -628,6 +649,42 @@ NOT_MEASURED: list[tuple[str, str, str]] = [
         "an example of the refusal: the seconds count down to when the limit lets a hint through",
     ),
 ]
+
+# Figures that are the settings a measure was taken with, not its result:
+# (page, the pattern of words that names them, why). Every match is skipped,
+# so a pattern says the setting's words, never a bare number.
+SETTINGS_OF_A_RUN: list[tuple[str, str, str]] = [
+    (
+        "docs/solitaire-solver.md",
+        r"(?:\bwidths?|beams of width) [\d,]+(?: and [\d,]+)?|[\d,]+-wide",
+        "a beam's width: which beam ran (the ladder itself is compared with BEAMS above)",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        r"(?:won in|undecided after|at|at a) 60 s\b",
+        "the 60 s budget a deal of the long benchmark runs (`--budget 60`)",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        r"(?:more than|within) 2 s\b",
+        "the 2 s line the benchmark's report counts deals against",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        r"within\s20,000\spositions|\(20,000 expansions|the benchmark's 20,000 positions",
+        "the cap of positions an experiment gave each deal (`--max-nodes`)",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        r"(?:out of its|cap of) 2,000,000 positions",
+        "the old memory cap, a setting of the solver then",
+    ),
+]
+
+
+@pytest.mark.parametrize(("page", "pattern", "why"), SETTINGS_OF_A_RUN)
+def test_each_setting_pattern_still_names_something(page, pattern, why):
+    assert re.search(pattern, (ROOT / page).read_text(encoding="utf-8")), why
 
 
 @pytest.mark.parametrize(("page", "said", "holds"), FROM_CODE)
