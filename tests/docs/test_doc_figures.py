@@ -60,7 +60,7 @@ MEASURING = re.compile(rf"`({COMMAND})`")
 SHELL_LINE = re.compile(rf"^(?:\$ )?(?:[A-Z_]+=\S+ )*({COMMAND})", re.M)
 SHELLS = ("sh", "bash", "shell")  # a console block sources what it prints, no more
 DATE = re.compile(r"(?<!\d)(\d{1,2} Nov(?:ember)? 20\d\d|20\d\d-\d\d-\d\d)(?!\d)")
-LOAD = re.compile(r"\bload\b", re.I)
+LOAD = re.compile(r"\bload(?: average)?s?\b[^.;]{0,40}?\d", re.I)  # the load, as a number
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 LEAFPILE_COMMANDS = set(
     next(
@@ -249,6 +249,7 @@ def test_a_time_needs_the_machines_load_beside_its_command_and_date():
     timed = "## Speed\n\n`leafpile solve --seed 1` took 2.5 s on 2026-11-28.\n"
     assert unsourced("probe.md", timed) == [Unsourced("Speed", "2.5 s")]
     assert unsourced("probe.md", timed.replace("took", "took (load 3.1)")) == []
+    assert unsourced("probe.md", timed.replace("took", "took (load not recorded)")) != []
 
 
 def test_deal_563s_figure_is_the_one_its_console_block_prints():
