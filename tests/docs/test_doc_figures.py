@@ -60,7 +60,13 @@ MEASURING = re.compile(rf"`({COMMAND})`")
 SHELL_LINE = re.compile(rf"^(?:\$ )?(?:[A-Z_]+=\S+ )*({COMMAND})", re.M)
 SHELLS = ("sh", "bash", "shell")  # a console block sources what it prints, no more
 DATE = re.compile(r"(?<!\d)(\d{1,2} Nov(?:ember)? 20\d\d|20\d\d-\d\d-\d\d)(?!\d)")
-LOAD = re.compile(r"\bload(?: average)?s?\b[^.;]{0,40}?\d", re.I)  # the load, as a number
+#: The machine's load as a number ("load 4.5-6.9", "load average about 6"), or
+#: a table's column of it.
+LOAD = re.compile(
+    r"\bload(?: average)?s?\b(?:\s+(?:of|about|at|was|is|around|between|from))*[\s:(]*\d"
+    r"|\|\s*load[^|\n]*\|",
+    re.I,
+)
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 LEAFPILE_COMMANDS = set(
     next(
