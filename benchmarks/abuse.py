@@ -155,6 +155,7 @@ class Abuse:
     outcomes: dict[str, Counter[int]] = field(default_factory=dict)
     errors: Counter[str] = field(default_factory=Counter)
     honest_hints: Counter[int] = field(default_factory=Counter)
+    server_cpu: dict[str, float] = field(default_factory=dict)  # by niceness
 
     def count(self, kind: str, status: int) -> None:
         self.outcomes.setdefault(kind, Counter())[status] += 1
@@ -270,6 +271,31 @@ async def open_table_from(port: int, phones: int, n: int) -> load.Table:
 
 
 PHASES = ("quiet", "abused")
+SERVER_ROOT = [0]  # the server's first process (set once it is up)
+
+
+def server_cpu() -> dict[int, tuple[int, float]]:
+    """Each server process's niceness and CPU seconds so far: the serving
+    processes (and nginx) run at the client's own start niceness, the job
+    workers (companion/jobs.py) 10 higher."""
+    found = {}
+    for pid in [SERVER_ROOT[0], *load.descendants(SERVER_ROOT[0])]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        found[pid] = (int(fields[16]), ticks)
+    return found
+
+
+def cpu_used(before: dict[int, tuple[int, float]]) -> dict[str, float]:
+    """CPU seconds since ``before``, by niceness (as text: JSON keys)."""
+    used: dict[str, float] = {}
+    for pid, (nice, seconds) in server_cpu().items():
+        spent = seconds - before.get(pid, (nice, 0.0))[1]
+        used[str(nice)] = round(used.get(str(nice), 0.0) + spent, 2)
+    return used
 
 
 async def run_streams(
@@ -302,6 +328,7 @@ async def _stream_phase(
     entry_every = (ENTRY_EVERY_S * 0.5, ENTRY_EVERY_S * 1.5)
     tasks = [load.trivial(port, results, start, end), honest_solver(port, abuse, start, end)]
     tasks += [abuser(port, source, abuse, start, end) for source in ABUSERS[:abusers]]
+    tasks.append(_cpu_of_phase(abuse, start, end))
     for table in opened:
         for index in range(len(table.phones)):
             tasks.append(push.until(end + 2, push.stream_loop(table, index, stats, ready, end + 2)))
@@ -317,6 +344,14 @@ async def _stream_phase(
     if late:
         stats.error(f"delivery later than {push.LATE_SECONDS:g} s")
     return results, stats, abuse
+
+
+async def _cpu_of_phase(abuse: Abuse, start: float, end: float) -> None:
+    """The server's CPU seconds over the phase, by niceness."""
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    before = server_cpu()
+    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    abuse.server_cpu = cpu_used(before)
 
 
 async def entries_after(
@@ -416,6 +451,7 @@ def _phase_report(play: str, parts: tuple[Any, ...]) -> dict[str, Any]:
         "honest_hints_by_status": dict(sorted(abuse.honest_hints.items())),
         "abusers_by_status": {k: dict(sorted(v.items())) for k, v in abuse.outcomes.items()},
         "abuser_connection_errors": dict(abuse.errors),
+        "server_cpu_s_by_niceness": abuse.server_cpu,
     }
 
 
@@ -455,6 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         instance = Path(folder)
         starter = start_plain if args.plain else start_deploy
         process, port = starter(instance, args.database_url)
+        SERVER_ROOT[0] = process.pid
         # The client (hundreds of honest phones and six flooding addresses) shares
         # this machine with the server; on a real night it runs on their own
         # devices. Niced, it takes what the server leaves and does not pass its own

@@ -28,6 +28,7 @@ load average before and after, and the exact server command.
     python benchmarks/push.py --server deploy --mode poll --tables 100  # the old way
     python benchmarks/push.py --server deploy --sweep 100,200,300,500   # find the knee
     python benchmarks/push.py --tables 500 --idle --seconds 60          # 3,000 idle streams
+    python benchmarks/push.py --tables 20 --changes 600                 # CPU a change, alone
 
 Everything stays on loopback and every loop ends with the run.
 """
@@ -520,6 +521,73 @@ def run_once(args: argparse.Namespace, tables: int) -> dict[str, Any]:
     }
 
 
+async def one_change_at_a_time(port: int, root: int, args: argparse.Namespace) -> dict[str, Any]:
+    """``--changes N``: N changes one after another, each an entry by a
+    table's first phone and the other phones' fetches it sets off, with
+    nothing else happening; the server's CPU a change, streams held but no
+    heartbeat due. Rounds accumulate: N / TABLES a table."""
+    stats = Stats()
+    tables = [await new_table(port, args.phones, n) for n in range(args.tables)]
+    ready: list[int] = []
+    end = time.perf_counter() + 3600
+    streams = [
+        asyncio.ensure_future(stream_loop(t, i, stats, ready, end))
+        for t in tables
+        for i in range(len(t.phones))
+    ]
+    while len(ready) < len(streams):
+        await asyncio.sleep(0.05)
+    posters = [
+        Connection(port, cookie=t.phones[0].requests.cookie, compressed=True) for t in tables
+    ]
+
+    async def change(k: int) -> None:
+        table, poster = tables[k % len(tables)], posters[k % len(tables)]
+        phone = table.phones[0]
+        form = {"csrf_token": phone.csrf, "version": str(phone.seen), "action": "add-round"}
+        form |= {f"score{n}": str(random.randint(0, 20)) for n in range(2)}
+        status, body = await poster.request("POST", f"/t/{table.token}/act", form, htmx=True)
+        found = VERSION_RE.search(body)
+        if status != 200 or not found:
+            stats.error(f"entry: HTTP {status}")
+            return
+        phone.seen = int(found.group(1))
+        waited = time.perf_counter()
+        while any(p.seen < phone.seen for p in table.phones):
+            if time.perf_counter() - waited > LATE_SECONDS:
+                stats.error("delivery later than 5 s")
+                return
+            await asyncio.sleep(0.002)
+
+    for k in range(len(tables) * 2):  # every table drawn once; the phones known
+        await change(k)
+    gc.collect()
+    gc.disable()
+    cpu_before, started = server_cpu(root), time.perf_counter()
+    for k in range(args.changes):
+        await change(k)
+    cpu, seconds = server_cpu(root) - cpu_before, time.perf_counter() - started
+    gc.enable()
+    for task in streams:
+        task.cancel()
+    for t in tables:
+        for phone in t.phones:
+            phone.requests.close()
+    for poster in posters:
+        poster.close()
+    return {
+        "benchmark": "leafpile push, one change at a time",
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "changes": args.changes,
+        "tables": args.tables,
+        "phones_per_table": args.phones,
+        "server_cpu_ms_a_change": round(cpu / max(1, args.changes) * 1000, 2),
+        "wall_ms_a_change": round(seconds / max(1, args.changes) * 1000, 2),
+        "errors": dict(stats.errors),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", choices=["leafpile", "gunicorn", "deploy"], default="leafpile")
@@ -535,11 +603,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--server-log", help="keep the server's error output in this file")
     parser.add_argument("--sweep", help="comma-separated table counts; stops at the first miss")
+    parser.add_argument(
+        "--changes", type=int, help="N changes one at a time: the server's CPU a change"
+    )
     parser.add_argument("--database-url", default=os.environ.get("LEAFPILE_BENCH_DATABASE_URL"))
     args = parser.parse_args(argv)
     # Stopped from outside (a timeout, Ctrl+C): stop the server it started too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     random.seed(21)
+    if args.changes:
+        with tempfile.TemporaryDirectory(prefix="leafpile-push-") as folder:
+            process, port, _ = start(
+                args.server, Path(folder), args.database_url, args.workers, args.server_log
+            )
+            try:
+                report = asyncio.run(one_change_at_a_time(port, process.pid, args))
+            finally:
+                stop_server(process)
+        print(json.dumps(report, indent=2))
+        return 0 if not report["errors"] else 1
     if not args.sweep:
         report = run_once(args, args.tables)
         print(json.dumps(report, indent=2))
