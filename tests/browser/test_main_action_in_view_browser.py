@@ -93,6 +93,19 @@ def north_wind(store):
     return table
 
 
+# Mid-game on the board mirror (the phones pictures' position): Rainbow (Ana)
+# to move, a three-high stack on D3, so the optional entry fold is offered.
+ASH_POSITION = (
+    ".,.,.,.,white3/.,cyan1,.,.,yellow1/.,cyan2,.,.,./"
+    "orange2,.,cyan3,red3+cyan1+red1,yellow2/.,.,.,.,./yellow3,.,.,yellow3,. rainbow 0-5 standard"
+)
+
+
+def ash_board_play(store):
+    options = {"rainbow": "Ana", "mode": "board", "position": ASH_POSITION}
+    return store.create_table("autumn_ash", ["Ana", "Ben"], options)
+
+
 def solitaire(store):
     """Deal 5 a hundred and three moves into a winning line: its third pile
     holds 24 cards, the run of hearts on top."""
@@ -152,6 +165,7 @@ CASES = {
         None,
         ("button:has-text('Start with our layout')",),
     ),
+    "autumn-ash-board-play": Case(ash_board_play, "Ana", (".ash-board",)),
     "solitaire-long-pile": Case(solitaire, "Solo", (".sol-stack.sol-long > :last-child",)),
 }
 
