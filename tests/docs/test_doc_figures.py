@@ -36,7 +36,10 @@ from companion.web import help as help_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-PAGES = [*sorted(p.relative_to(ROOT).as_posix() for p in DOCS.glob("*.md")), "README.md"]
+PAGES = [
+    *sorted(p.relative_to(ROOT).as_posix() for p in DOCS.rglob("*.md") if "site" not in p.parts),
+    "README.md",
+]
 
 #: A measured figure: a count with thousands separators, or a number with a
 #: unit. A number right after a minus sign (−3) is a score, never a measure.
