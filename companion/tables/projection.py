@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
+from companion.rules.messages import Message, refusal
+
 from .errors import NoSuchTable
 from .log import Event, Secrets, Snapshot, TableView
 from .seats import PHONE_MODES, ViewerFacts
@@ -218,7 +220,7 @@ def last_entry(snap: Snapshot) -> Event | None:
 # --- what this phone may do -------------------------------------------------
 
 
-def undo_refusal(snap: Snapshot, viewer: Viewer) -> str | None:
+def undo_refusal(snap: Snapshot, viewer: Viewer) -> Message | None:
     """Why this viewer may not undo now, or None when it may.
 
     An undo that would take back a hidden entry of the open round is only
@@ -233,42 +235,53 @@ def undo_refusal(snap: Snapshot, viewer: Viewer) -> str | None:
     owners = snap.secrets.open.get(entry.seq)  # None: revealed, or never hidden
     if owners and entry.device != viewer.device:
         owner = sorted(owners)[0]
-        return (
-            f"Your tap was not entered: the last entry is {owner}'s own, "
-            f"and only the phone that entered it can take it back."
+        return refusal(
+            "table.undo.not-yours",
+            "Your tap was not entered: the last entry is %(owner)s's own, "
+            "and only the phone that entered it can take it back.",
+            owner=owner,
         )
     return None
 
 
-def not_chosen_message(viewer: Viewer) -> str:
+def not_chosen_message(viewer: Viewer) -> Message:
     """What a phone that may not enter anything is told."""
     if viewer.lost_seat is not None and viewer.mode == "undecided":
-        return (
-            f"Your tap was not entered: another phone took over your seat, {viewer.lost_seat}. "
-            "Take it back at the top, or choose who this phone is now."
+        return refusal(
+            "table.tap.seat-lost",
+            "Your tap was not entered: another phone took over your seat, %(seat)s. "
+            "Take it back at the top, or choose who this phone is now.",
+            seat=viewer.lost_seat,
         )
     if viewer.mode == "watching":
-        return (
+        return refusal(
+            "table.tap.watching",
             "Your tap was not entered: this phone is just watching. "
-            "Tap your name at the top to play on it."
+            "Tap your name at the top to play on it.",
         )
     if viewer.mode == "spectator":
-        return "Your tap was not entered: this is the spectator view, which changes nothing."
-    return (
+        return refusal(
+            "table.tap.spectator",
+            "Your tap was not entered: this is the spectator view, which changes nothing.",
+        )
+    return refusal(
+        "table.tap.undecided",
         "Your tap was not entered: this phone has not said who it is yet. "
-        "Choose your name at the top first."
+        "Choose your name at the top first.",
     )
 
 
-def refusal_for(snap: Snapshot, viewer: Viewer, action: Mapping[str, Any]) -> str | None:
+def refusal_for(snap: Snapshot, viewer: Viewer, action: Mapping[str, Any]) -> Message | None:
     """Why this viewer may not enter ``action``, or None when it may."""
     if not viewer.may_act:
         return not_chosen_message(viewer)
     for player in snap.table.kind.personal(action):
         if player in snap.table.players and not viewer.may_enter_for(player):
-            return (
-                f"Your tap was not entered: {player}'s seat is on {player}'s own phone, "
-                f"so only that phone enters or takes back {player}'s card."
+            return refusal(
+                "table.tap.not-your-seat",
+                "Your tap was not entered: %(player)s's seat is on %(player)s's own phone, "
+                "so only that phone enters or takes back %(player)s's card.",
+                player=player,
             )
     return None
 
@@ -323,7 +336,7 @@ class BoardView:
     spectator: bool  # the read-only address: no "who are you" bar, no forms
     can_undo: bool
     can_redo: bool
-    undo_refusal: str | None
+    undo_refusal: Message | None  # worded in each phone's language where shown
     hidden_count: int  # entries of the open round this phone cannot see
     host: bool  # the host's phone, on a finished table (it offers Play again)
     moves_made: int  # actions that count

@@ -23,6 +23,7 @@ from companion.tables.projection import BoardView, Viewer, board_view
 
 from .games import Screen
 from .games import load as load_screens
+from .i18n import words
 
 HISTORY_ON_BOARD = 6
 
@@ -73,7 +74,7 @@ def board_context(
         "events": events,
         "recent": list(reversed(events))[:HISTORY_ON_BOARD],
         "undo_title": describe_event(screen, last) if last is not None else "",
-        "undo_refusal": board.undo_refusal,
+        "undo_refusal": words(board.undo_refusal) if board.undo_refusal else None,
         "hidden_count": board.hidden_count,
         "describe": lambda ev: describe_event(screen, ev),
         "who_bar": who,

@@ -17,6 +17,7 @@ from typing import Any
 from companion.tables.projection import BoardView
 
 from .board import describe_event, screen_of
+from .i18n import words
 
 FORMAT = "leafpile-board"
 FORMAT_VERSION = 1
@@ -63,7 +64,7 @@ def board_json(board: BoardView) -> dict[str, Any]:
             "hidden_entries": board.hidden_count,
             "can_undo": board.can_undo and board.undo_refusal is None,
             "can_redo": board.can_redo and board.may_act,
-            "why_no_undo": board.undo_refusal,
+            "why_no_undo": words(board.undo_refusal) if board.undo_refusal else None,
         },
         "game": plain(board.game),
         "over": board.over,

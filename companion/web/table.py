@@ -255,6 +255,14 @@ def _encoded_once(body: Any, status: int) -> Any:
     return response
 
 
+def _refused(message: Message) -> FormError:
+    """A refusal of the projection as a form error that keeps its words as a
+    value (``message_of`` finds them), to be worded in the phone's language."""
+    error = FormError(str(message))
+    error.message = message  # type: ignore[attr-defined]
+    return error
+
+
 def _not_entered(message: str | Message) -> str:
     """A refusal says plainly that the tap changed nothing (in this phone's
     language: whether it says so already is read from the English words)."""
@@ -301,11 +309,11 @@ _NOT_ASKED_AGAIN = frozenset({"csrf_token", "version", "tap", "follows", "replac
 def act(token: str) -> Any:
     def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
         if not viewer.may_act:
-            raise FormError(not_chosen_message(viewer))
+            raise _refused(not_chosen_message(viewer))
         action = screen_of(snap.table.game).parse_action(request.form, snap.state, viewer.seat)
         refusal = refusal_for(snap, viewer, logged(action))
         if refusal is not None:
-            raise FormError(refusal)
+            raise _refused(refusal)
         # Another phone's hidden entry is replaced only after a yes, as
         # claiming its seat is (LT3): the question says whose, never what.
         player = replaces_anothers_entry(snap, viewer, logged(action))
@@ -338,7 +346,7 @@ def undo(token: str) -> Any:
     def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
         refusal = undo_refusal(snap, viewer)
         if refusal is not None:
-            raise FormError(refusal)
+            raise _refused(refusal)
         return store().undo(
             token, version, viewer.seat, device=viewer.device, tap=_tap(), follows=_follows()
         )
@@ -350,7 +358,7 @@ def undo(token: str) -> Any:
 def redo(token: str) -> Any:
     def do(snap: Snapshot, viewer: Viewer, version: int) -> Snapshot:
         if not viewer.may_act:
-            raise FormError(not_chosen_message(viewer))
+            raise _refused(not_chosen_message(viewer))
         return store().redo(
             token, version, viewer.seat, device=viewer.device, tap=_tap(), follows=_follows()
         )

@@ -290,3 +290,20 @@ def test_a_pairs_refusal_is_worded_with_its_reasons_in_the_phones_language(app, 
         "Ben cannot hit yet: the round's face-up cards are being dealt (next: Ana). "
         "This tap was not entered."
     )
+
+
+def test_a_phone_that_may_not_enter_is_told_why_once_in_its_language(app, store):
+    table = store.create_table("venture", ["Ana", "Ben", "Cy"], {}, seed=3)
+    token = table.token
+    store.act(token, 0, {"type": "EnterSlug", "cards": [2, 3, 9, 10]})
+    watching = _phone(app, "es")
+    assert _post(watching, f"/t/{token}/me", mode="watching").status_code == 200
+    refused = _post(watching, f"/t/{token}/act", action="bid", player="Ana", card="5", version="1")
+    assert refused.status_code == 422
+    # Said once: the message says itself that the tap was not entered.
+    assert _error(refused) == (
+        "Tu toque no se registró: este teléfono solo está mirando. "
+        "Toca tu nombre arriba para jugar en él."
+    )
+    board = watching.get(f"/t/{token}/board.json").get_json()
+    assert board["phone"]["may_act"] is False
