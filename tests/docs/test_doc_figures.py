@@ -261,6 +261,20 @@ def test_a_time_needs_the_machines_load_beside_its_command_and_date():
     assert unsourced("probe.md", timed.replace("took", "took (load not recorded)")) != []
 
 
+def test_a_shell_block_gives_a_command_and_a_console_block_only_what_it_prints():
+    shell = (
+        "## Speed\n\nOn 2026-11-28 (load 2.0) it took 2.5 s:\n\n"
+        "```sh\npython benchmarks/kit.py\n```\n"
+    )
+    assert unsourced("probe.md", shell) == []
+    console = shell.replace("```sh\npython", "```console\n$ python")
+    assert unsourced("probe.md", console) == [Unsourced("Speed", "2.5 s")]
+    printed = (
+        "## Speed\n\nIt took 2.5 s.\n\n```console\n$ leafpile solve --seed 1\ntook 2.5 s\n```\n"
+    )
+    assert unsourced("probe.md", printed) == []
+
+
 def test_deal_563s_figure_is_the_one_its_console_block_prints():
     """The figure in the prose is the one the block's command prints (the block runs in
     tests/docs/test_docs.py); the old 87,900 was read off a time-budgeted run."""
