@@ -33,6 +33,7 @@ from companion.tables import core, join_codes, models, notify
 from companion.tables.games import solitaire as solitaire_games
 from companion.web import costly, imports, ratelimit, solitaire_pages, stream
 from companion.web import help as help_pages
+from printables import proof, services
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -43,7 +44,9 @@ PAGES = [
 
 #: A measured figure: a count with thousands separators, or a number with a
 #: unit. A number right after a minus sign (−3) is a score, never a measure.
-FIGURE = re.compile(r"(?<![\w.,−])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(µs|ms|s|%|positions)?\b")
+FIGURE = re.compile(
+    r"(?<![\w.,−])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(µs|ms|s|%|positions)?(?!\w)"
+)
 TIME_UNITS = ("µs", "ms", "s")
 #: A command in backticks that measures: a script of benchmarks/ or docs/
 #: (``python benchmarks/x.py``, ``.venv/bin/python -m benchmarks.x``, or the
@@ -222,8 +225,9 @@ def test_a_section_with_work_left_still_has_it(page, section):
 
 
 def test_the_check_finds_a_figure_with_nothing_behind_it():
-    section = "## Speed\n\nThe solver takes 87,900 positions and 2.5 s.\n"
-    assert _figures(section) == ["87,900 positions", "2.5 s"]
+    section = "## Speed\n\nThe solver takes 87,900 positions and 2.5 s, and wins 98 %.\n"
+    assert _figures(section) == ["87,900 positions", "2.5 s", "98 %"]
+    assert _figures("wins 97.5%. Or 12 deals, 20th, 3 GiB") == ["97.5%"]
     assert not (_commands(section) or DATE.search(section))
 
 
@@ -354,6 +358,26 @@ FROM_CODE: list[tuple[str, str, str]] = [
         f"a heartbeat every {stream.HEARTBEAT_SECONDS:g} s",
     ),
     ("docs/rulings.md", "within ±100,000;", f"within ±{scorepad.MAX_POINTS:,};"),
+    *(
+        ("docs/printing.md", said, said.replace("30 %", f"{proof.SCALE:.0%}".replace("%", " %")))
+        for said in [
+            "the cards at\n30 %, to check",
+            "Every card of each deck at 30 %, numbered",
+            "each deck at 30 %, numbered, and",
+        ]
+    ),
+    *(
+        (
+            "docs/printing.md",
+            said,
+            said.replace("240 %", f"{services.INK_LIMIT:.0%}".replace("%", " %")),
+        )
+        for said in [
+            "total ink at most 240 %, fonts",
+            "the 240 % ink limit",
+            "the four inks still pass 240 %",
+        ]
+    ),
     (
         "docs/deploying.md",
         "slow poll (60 s, `LEAFPILE_FALLBACK_POLL_SECONDS`)",
@@ -526,6 +550,24 @@ PINNED: list[tuple[str, str, str, str]] = [
         "beat * 1500 + 2000",
     ),
     (
+        "docs/printing.md",
+        "under 15% of a back sheet covered with ink instead of over 50%",
+        "tests/printables/test_print_duplex.py",
+        "assert dark > 0.5\n    assert light < 0.15\n",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        '(99.99 % reads "99.9 %", not "100 %")',
+        "tests/web/test_solitaire_web.py",
+        '(9_999, 10_000, "99.9 %")',
+    ),
+    (
+        "docs/languages.md",
+        "every marked string is accented, 40 % longer",
+        "companion/i18n.py",
+        'padding = "~" * max(1, round(len(text) * 0.4))',
+    ),
+    (
         "docs/deploying.md",
         "(10 s, the busy timeout)",
         "companion/tables/models.py",
@@ -659,6 +701,13 @@ PINNED: list[tuple[str, str, str, str]] = [
 
 # Figures that are not measurements: (page, the words around them, why).
 NOT_MEASURED: list[tuple[str, str, str]] = [
+    (
+        "docs/languages.md",
+        "every offered language has a catalog, 100 %\n  translated",
+        "the rule the test holds each catalog to (complete), not a measure",
+    ),
+    ("docs/printing.md", "**Print at 100% (actual size)", "the scale to print at: an instruction"),
+    ("docs/printing.md", 'the "print at 100%" note', "the note's words, the same instruction"),
     (
         "docs/deploying.md",
         "Before, one address opening 1,000 streams filled every connection and every\n"
