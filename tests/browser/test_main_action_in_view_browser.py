@@ -215,3 +215,34 @@ def test_the_main_action_is_on_the_first_screen_or_docked(live_server, new_phone
         for index in range(found.count()):
             wholly_in_view_and_on_top(page, found.nth(index))
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("continuous", [False, True], ids=["pairs", "continuous-pairs"])
+def test_the_docked_fold_hides_nothing_and_reads_on_one_line(
+    live_server, new_phone, continuous, size
+):
+    """Eight players: the lowest fold docks at the foot with its "Or fold"
+    heading, never over half of it, its words on one line; scrolled so the
+    pad's foot meets the dock, the pad's last row is still whole."""
+    table = pairs(live_server.store, continuous)
+    page = new_phone(shared=True)
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{live_server.url}/t/{table.token}")
+    fold = page.locator(".pairs-folds form >> nth=0").locator("button")
+    heading = page.locator(".pairs-fold-heading")
+    for scroll in (0, 120):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        page.wait_for_timeout(100)
+        picture(page, f"pairs-dock-{int(continuous)}-{width}-{scroll}")
+        wholly_in_view_and_on_top(page, heading)
+        wholly_in_view_and_on_top(page, fold)
+        line = fold.evaluate("(b) => parseFloat(getComputedStyle(b).lineHeight) || 24")
+        padding = fold.evaluate(
+            "(b) => parseFloat(getComputedStyle(b).paddingTop)"
+            " + parseFloat(getComputedStyle(b).paddingBottom)"
+            " + parseFloat(getComputedStyle(b).borderTopWidth) * 2"
+        )
+        box = fold.bounding_box()
+        assert box is not None and box["height"] <= max(48, line + padding) + 1, box
