@@ -23,7 +23,7 @@ from companion.tables.projection import BoardView, Viewer, board_view
 
 from .games import Screen
 from .games import load as load_screens
-from .i18n import words
+from .i18n import gettext, words
 
 HISTORY_ON_BOARD = 6
 
@@ -96,34 +96,49 @@ def phone_context(snap: Snapshot, viewer: Viewer, *, whole_page: bool) -> dict[s
 
 
 def describe_event(screen: Screen, event: Event) -> str:
+    """One history line, in this phone's language."""
     if event.kind == "undo":
         entries = undo_size(event.payload)
         if event.payload and event.payload.get("type") == "ReopenRound":
-            return (
-                f"Undo of a reveal: all {entries} entries of that round were taken back, "
-                "so everyone enters again"
+            return gettext(
+                "Undo of a reveal: all %(entries)s entries of that round were taken back, "
+                "so everyone enters again",
+                entries=entries,
             )
-        return "Undo"
+        return gettext("Undo")
     if event.kind == "redo":
-        return "Redo"
+        return gettext("Redo")
     if event.kind == SET_ASIDE:
         try:
             what = screen.describe(event.payload or {})
         except Exception:
-            what = "an entry"
-        return (
-            f"Set aside: {what}. An older version of Leafpile accepted this entry, but the "
-            "rules as Leafpile reads them now do not allow it, so it no longer counts"
+            what = gettext("an entry")
+        return gettext(
+            "Set aside: %(what)s. An older version of Leafpile accepted this entry, but the "
+            "rules as Leafpile reads them now do not allow it, so it no longer counts",
+            what=what,
         )
     if event.kind == "seat":
-        seat = (event.payload or {}).get("seat", "?")
-        by = f"{event.seat}'s phone" if event.seat else "another phone"
-        withdrawn = (
-            f" ({seat}'s hidden entry was taken back: {seat} enters again)"
-            if (event.payload or {}).get("action")
-            else ""
-        )
-        return f"{seat}'s seat moved to {by}{withdrawn}"
+        seat = str((event.payload or {}).get("seat", "?"))
+        withdrawn = bool((event.payload or {}).get("action"))
+        if event.seat and withdrawn:
+            return gettext(
+                "%(seat)s's seat moved to %(phone)s's phone (%(seat)s's hidden entry was "
+                "taken back: %(seat)s enters again)",
+                seat=seat,
+                phone=event.seat,
+            )
+        if event.seat:
+            return gettext(
+                "%(seat)s's seat moved to %(phone)s's phone", seat=seat, phone=event.seat
+            )
+        if withdrawn:
+            return gettext(
+                "%(seat)s's seat moved to another phone (%(seat)s's hidden entry was "
+                "taken back: %(seat)s enters again)",
+                seat=seat,
+            )
+        return gettext("%(seat)s's seat moved to another phone", seat=seat)
     try:
         return screen.describe(event.payload or {})
     except Exception:  # a description is decoration: fall back to the raw fields
