@@ -246,3 +246,30 @@ def test_the_docked_fold_hides_nothing_and_reads_on_one_line(
         )
         box = fold.bounding_box()
         assert box is not None and box["height"] <= max(48, line + padding) + 1, box
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_north_winds_tip_boxes_are_clear_of_the_dock(live_server, new_phone, size):
+    """Placing the North Wind's leaf: the first row of tip boxes is on the
+    first screen above the docked "The leaf is down", the compare fold keeps
+    a gap from the tips' heading, and every box a thumb moves to is scrolled
+    clear of the dock."""
+    table = north_wind(live_server.store)
+    page = new_phone()
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{live_server.url}/t/{table.token}")
+    if page.locator(".who-names").count():
+        take_seat(page, "Ana")
+    page.evaluate("window.scrollTo(0, 0)")
+    picture(page, f"north-wind-tips-{width}")
+    wholly_in_view_and_on_top(page, page.locator("#tips_red"))
+    wholly_in_view_and_on_top(page, page.locator("#tips_orange"))
+    summary = page.locator("#nw-compare > summary").bounding_box()
+    legend = page.locator("#place-form legend").bounding_box()
+    assert summary is not None and legend is not None
+    assert legend["y"] - (summary["y"] + summary["height"]) >= 8, (summary, legend)
+    for box in page.locator("#place-form .tips-row input").all():
+        box.focus()
+        page.wait_for_timeout(50)
+        wholly_in_view_and_on_top(page, box)
