@@ -14,12 +14,9 @@ values (an id, parameters, English words) and are worded here by
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import flask_babel  # type: ignore[import-untyped]
-from flask import Blueprint, Flask, current_app, redirect, request
+from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale, get_translations
-from werkzeug.wrappers import Response
 
 from companion.i18n import LANGUAGES, PSEUDO, SOURCE, TRANSLATIONS
 from companion.rules.messages import Message, english
@@ -27,9 +24,8 @@ from companion.rules.messages import Message, english
 from .words import for_players
 
 COOKIE = "leafpile_lang"
-_YEAR = 365 * 24 * 3600
+YEAR = 365 * 24 * 3600  # how long a phone remembers its language
 
-bp = Blueprint("language", __name__)
 babel = Babel()
 
 
@@ -105,23 +101,6 @@ def for_this_phone(text: object) -> str:
     return for_players(text, articles=is_english())
 
 
-@bp.get("/language/<code>")
-def switch(code: str) -> Response:
-    """The top bar's switch: remember ``code`` on this phone, back to the page."""
-    back = request.args.get("next", "/")
-    parts = urlsplit(back)
-    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//"):
-        back = "/"
-    response = redirect(back, code=303)
-    if code in offered():
-        response.set_cookie(
-            COOKIE, code, max_age=_YEAR, samesite="Lax", httponly=True, secure=request.is_secure
-        )
-    else:
-        response.delete_cookie(COOKIE)
-    return response
-
-
 def language_links() -> list[tuple[str, str]]:
     """The switch's choices: (code, own name), this phone's first."""
     here = language()
@@ -146,4 +125,6 @@ def init_i18n(app: Flask) -> None:
     app.jinja_env.globals["language_links"] = language_links
     app.jinja_env.globals["language_names"] = LANGUAGES
     app.jinja_env.policies["ext.i18n.trimmed"] = True
+    from .language_switch import bp  # the switch's route: a blueprint of its own
+
     app.register_blueprint(bp)
