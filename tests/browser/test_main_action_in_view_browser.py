@@ -273,3 +273,41 @@ def test_the_north_winds_tip_boxes_are_clear_of_the_dock(live_server, new_phone,
         box.focus()
         page.wait_for_timeout(50)
         wholly_in_view_and_on_top(page, box)
+
+
+FOLDS = [
+    pytest.param(scorepad, None, "Fix an earlier entry", id="scorepad"),
+    pytest.param(autumn_leaves, "Fay", "Enter for the others", id="autumn-leaves"),
+    pytest.param(north_wind, "Ana", "Not sure? Compare", id="north-wind"),
+]
+
+
+@pytest.mark.parametrize(("make", "seat", "words"), FOLDS)
+def test_every_fold_shows_it_opens_and_is_a_thumbs_target(
+    live_server, new_phone, make, seat, words
+):
+    """A fold's summary shows a closed (▸) or open (▾) marker, is drawn in
+    the colour of a tap (not of a heading) and is at least 44 px tall."""
+    table = make(live_server.store)
+    page = new_phone(shared=seat is None)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/t/{table.token}")
+    if seat is not None and page.locator(".who-names").count():
+        take_seat(page, seat)
+    summary = page.locator("details > summary", has_text=words).first
+    summary.scroll_into_view_if_needed()
+
+    def marker() -> str:
+        return str(summary.evaluate("(s) => getComputedStyle(s, '::before').content"))
+
+    assert marker() == '"▸"'
+    box = summary.bounding_box()
+    assert box is not None and box["height"] >= 44, box
+    colours = summary.evaluate(
+        """(s) => [getComputedStyle(s).color,
+                   getComputedStyle(s.closest('section, details').parentElement).color]"""
+    )
+    assert colours[0] != colours[1], colours
+    summary.click()
+    expect(summary.locator("xpath=..")).to_have_attribute("open", "")
+    assert marker() == '"▾"'
