@@ -302,16 +302,19 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
     """Open a phone-sized page (a fresh browser context: its own cookies)."""
     contexts = []
 
-    def open_phone(color_scheme: str = "light", *, shared: bool = True):
+    def open_phone(color_scheme: str = "light", *, shared: bool = True, locale: str = "en-US"):
         """``shared``: when a table page asks "Who are you?", answer as a
         person with one phone for the whole table would (the shared phone;
-        the only seat of a one-player table). False: the test answers."""
+        the only seat of a one-player table). False: the test answers.
+        ``locale``: the phone's language (its Accept-Language), English unless
+        a test says otherwise, whatever the machine's own language."""
         context = browser.new_context(
             viewport=PHONE_VIEWPORT,
             device_scale_factor=2,
             is_mobile=True,
             has_touch=True,
             color_scheme=color_scheme,
+            locale=locale,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
