@@ -243,7 +243,7 @@ def test_a_score_after_a_minus_sign_is_no_measure_but_seconds_after_a_dash_are()
         ("leafpile solve --seed 563", True),
         ("leafpile conjure --seed 563", False),
         (".venv/bin/pytest tests/docs/test_doc_figures.py -q", True),
-        (".venv/bin/pytest tests/docs/test_gone.py", False),
+        (".venv/bin/pytest tests/docs/gone.py", False),
         ("bash docs/measure_install.sh", True),
         ("bash docs/measure_nothing.sh", False),
         ("pdftoppm -png -r 150 kit.pdf kit", True),
