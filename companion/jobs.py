@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -175,6 +176,9 @@ def _answer(request: bytes) -> bytes:
 def main() -> int:
     """A worker: jobs in on stdin, answers out on the stdout it started with."""
     os.nice(NICENESS)
+    # Ctrl+C reaches the whole foreground group: the server stops, and this
+    # worker ends when its stdin closes, without a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["LEAFPILE_JOB_PROCESSES"] = "0"  # a job's own jobs run here
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log
