@@ -543,6 +543,14 @@ PINNED: list[tuple[str, str, str, str]] = [
         "companion/static/stream.js",
         "beat * 1500 + 2000",
     ),
+    *(
+        ("docs/developing.md", "runs the three benchmarks for 10 s each", ".ci/run", command)
+        for command in (
+            "python benchmarks/load.py --deploy --slow-clients 50 --tables 50 --seconds 10 ",
+            "python benchmarks/abuse.py --seconds 10 ",
+            "python benchmarks/push.py --server deploy --tables 20 --seconds 10 ",
+        )
+    ),
     (
         "docs/printing.md",
         "under 15% of a back sheet covered with ink instead of over 50%",
