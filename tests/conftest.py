@@ -71,6 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
+# The two phones the first-screen checks measure on: a common one and a small one.
+PHONE_SIZES = [pytest.param((390, 844), id="390x844"), pytest.param((360, 740), id="360x740")]
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import take_seat
+from tests.conftest import PHONE_SIZES, take_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -406,7 +406,10 @@ def answer_in_view(page) -> None:
     raise AssertionError(f"the answer is out of view: {where}")
 
 
-def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(live_server, new_phone):
+@pytest.mark.parametrize("size", PHONE_SIZES)
+def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(
+    live_server, new_phone, size
+):
     store = live_server.store
     table = store.create_table("pairs", EIGHT, {})
     for player, card in zip(EIGHT, [7, 4, 9, 5, 6, 8, 10, 3], strict=True):
@@ -414,6 +417,7 @@ def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(live_se
         store.act(table.token, store.version(table.token), deal)
     before = store.version(table.token)
     page = new_phone()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{live_server.url}/t/{table.token}")  # conftest: answered "a shared phone"
     pad = page.get_by_role("group", name=re.compile(r"hits: which card\?"))
     on_first_screen(page, pad)
@@ -423,13 +427,15 @@ def test_a_tap_on_the_pairs_pad_of_an_eight_player_table_answers_in_view(live_se
     expect(page.locator("#announcer")).not_to_be_empty()
 
 
+@pytest.mark.parametrize("size", PHONE_SIZES)
 def test_the_ash_size_choice_is_on_the_first_screen_and_the_move_answers_in_view(
-    live_server, new_phone
+    live_server, new_phone, size
 ):
     options = {"rainbow": "Ana", "mode": "board", "position": ASH_SEED}
     store = live_server.store
     table = store.create_table("autumn_ash", ["Ana", "Ben"], options, "Ash board")
     page = new_phone(color_scheme="dark")
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     seat(page, f"{live_server.url}/t/{table.token}", "Ana")
     square = lambda name: page.locator(f'.ash-board [aria-label^="{name}:"]')  # noqa: E731
     on_first_screen(page, square("E5"))
@@ -445,11 +451,15 @@ def test_the_ash_size_choice_is_on_the_first_screen_and_the_move_answers_in_view
     assert store.version(table.token) == 1
 
 
-def test_a_solitaire_move_is_made_on_the_first_screen_and_answers_in_view(live_server, new_phone):
+@pytest.mark.parametrize("size", PHONE_SIZES)
+def test_a_solitaire_move_is_made_on_the_first_screen_and_answers_in_view(
+    live_server, new_phone, size
+):
     from tests.browser.test_solitaire_browser import prepare
 
     table, moves, _ = prepare(live_server.store)
     page = new_phone()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{live_server.url}/t/{table.token}")
     move = moves[0]
     card = page.locator(f'label.sol-card[data-pick="{move["source"]}:{move["count"]}"]')
@@ -472,10 +482,12 @@ def test_a_solitaire_move_is_made_on_the_first_screen_and_answers_in_view(live_s
     expect(moved).to_be_in_viewport()
 
 
-def test_a_round_added_on_a_six_player_score_pad_answers_in_view(live_server, new_phone):
+@pytest.mark.parametrize("size", PHONE_SIZES)
+def test_a_round_added_on_a_six_player_score_pad_answers_in_view(live_server, new_phone, size):
     store = live_server.store
     table = store.create_table("scorepad", SIX, {"lowest_wins": False})
     page = new_phone()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     seat(page, f"{live_server.url}/t/{table.token}", "Ana")
     for index in range(6):
         page.locator(f"#score{index}").fill(str(index + 3))
