@@ -473,6 +473,20 @@
     detail.parameters.tap = newTapId();
   });
 
+  // ---- A form sent before htmx took it still carries the token -----------
+  // Boards swapped in carry no CSRF token in their fields (one render is
+  // shared by many phones; htmx sends the page's token as a header). A tap
+  // that lands in the instant before htmx has taken a fresh form is sent by
+  // the browser itself, without that header: it was refused as a stale page
+  // and lost. The page's token goes into the form's empty field first.
+  document.addEventListener("submit", function (event) {
+    var field = event.target.querySelector && event.target.querySelector('input[name="csrf_token"]');
+    if (!field || field.value) return;
+    try {
+      field.value = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || "";
+    } catch (error) { /* no token on this page: the server says so */ }
+  }, true);
+
   // ---- Answers where the eye is (issue 20) --------------------------------
   // After a tap swaps the board, its answer is brought into view and read out
   // (#announcer, outside the board): a refusal, else the board's notice, else

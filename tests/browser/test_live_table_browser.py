@@ -148,3 +148,30 @@ def test_a_board_that_arrives_by_fetch_carries_no_token_and_its_forms_still_post
         )
     assert store.version(table.token) == version + 2
     assert store.snapshot(table.token).actions[-1]["scores"] == [5, 6]
+
+
+def test_a_tap_sent_before_htmx_took_the_fresh_form_is_entered(live_server, new_phone):
+    """A board swapped in carries no token in its fields (htmx sends the
+    page's as a header); a tap landing before htmx has taken the new form is
+    sent by the browser itself. It was refused as a stale page (403) and lost
+    when five phones bid at once; app.js now gives the form the page's token."""
+    players = ["Ana", "Ben", "Cy"]
+    table = live_server.store.create_table("venture", players, {}, seed=1)
+    live_server.store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
+    page = seat_phones(live_server, new_phone, table, ["Ana"])["Ana"]
+    before = live_server.store.version(table.token)
+    page.evaluate(
+        """() => {
+            const form = document.querySelector(
+                'form.pad-form input[name=action][value="bid"]').form;
+            const bare = form.cloneNode(true);  // a form htmx has not taken
+            bare.removeAttribute("hx-post");
+            bare.querySelector('input[name="csrf_token"]').value = "";  // as in a fragment
+            form.after(bare);
+            bare.requestSubmit(bare.querySelector('button[name=card][value="7"]'));
+        }"""
+    )
+    expect(page.locator(".notice-error")).to_have_count(0, timeout=SETTLE)
+    page.wait_for_load_state()
+    assert live_server.store.version(table.token) == before + 1
+    assert live_server.store.snapshot(table.token).state.bid_of("Ana") == 7
