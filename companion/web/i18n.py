@@ -121,6 +121,7 @@ def init_i18n(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
     babel.init_app(app, locale_selector=choose_language)
     app.jinja_env.filters["for_players"] = for_this_phone
+    app.jinja_env.filters["words"] = words  # a rules Message in this phone's language
     app.jinja_env.globals["language"] = language
     app.jinja_env.globals["language_links"] = language_links
     app.jinja_env.globals["language_names"] = LANGUAGES
