@@ -338,9 +338,11 @@ def play_from_summary(
     finished_at: datetime,
     started_at: datetime | None,
     bgg_ids: Mapping[str, int] | None = None,
+    comment: str | None = None,
 ) -> Play:
     """A finished table's play from its end-screen summary (``bgg_ids``: the
-    server's :func:`parse_bgg_ids`)."""
+    server's :func:`parse_bgg_ids`). ``comment`` is the summary's headline in
+    the words of whoever logs the play (English when not given)."""
     if summary.game == "solitaire" or not summary.standings:
         won = bool(summary.winners)
         lines: tuple[PlayerLine, ...] = tuple(
@@ -360,7 +362,7 @@ def play_from_summary(
         finished_at=finished_at,
         started_at=started_at,
         players=lines,
-        comment=summary.headline,
+        comment=str(summary.headline) if comment is None else comment,
         low_wins=summary.low_wins,
         bgg_id=_bgg_id(summary.game, bgg_ids),
     )

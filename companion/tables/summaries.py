@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, scorepad, solitaire
 from companion.rules import venture as venture_rules
+from companion.rules.messages import Message, Param, marked, plain, refusal, refusal_n
 
 from .games import load
 
@@ -55,17 +56,20 @@ class Series:
 @dataclass(frozen=True)
 class Summary:
     game: str
-    headline: str  # "Ana wins by 4 points."
+    headline: Message  # "Ana wins by 4 points.", worded where shown
     winners: tuple[str, ...]
     losers: tuple[str, ...]
     margin: int | None  # between the winner (or loser) and the next player
     low_wins: bool
-    unit: str  # "points", "acorns", "cards"
+    unit: str  # "points", "acorns", "cards": a key, worded where shown
     standings: tuple[Standing, ...]
-    x_title: str  # what a step of the chart is: "Round", "Hand", "Bag" ...
+    # What a step of the chart is ("Round", "Hand", "Bag" ...) and each
+    # step's label: numbers, or English words marked for the catalogs and
+    # worded where shown ("Start", the Leaf sheet's lines).
+    x_title: str
     x_labels: tuple[str, ...]
     series: tuple[Series, ...]
-    facts: tuple[str, ...] = ()
+    facts: tuple[Message, ...] = ()
     variant: str = ""  # "continuous" for Continuous Pairs, the difficulty for the North Wind
     achievements: tuple[str, ...] = field(default=())  # North Wind ticks (N14)
 
@@ -127,32 +131,67 @@ def _ranked(
     return tuple(standings)
 
 
-def _plural(n: int, unit: str) -> str:
-    if abs(n) == 1 and unit.endswith("s"):
-        return f"{n} {unit[:-1]}"
-    return f"{n} {unit}"
+# The words are messages (companion/rules/messages.py): an id, parameters and
+# English words, worded in the language of the phone that shows them. Their
+# str() is the English sentence.
 
 
-def _names(names: Sequence[str]) -> str:
+def _points(n: int) -> Message:
+    return refusal_n("end.points", "%(n)s point", "%(n)s points", "n", n=n)
+
+
+def _acorns(n: int) -> Message:
+    return refusal_n("end.acorns", "%(n)s acorn", "%(n)s acorns", "n", n=n)
+
+
+def _amount(n: int, unit: str) -> Message:
+    return _acorns(n) if unit == "acorns" else _points(n)
+
+
+def _names(names: Sequence[str]) -> Param:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cy'."""
     items = list(names)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return refusal(
+        "end.names", "%(names)s and %(name)s", names=", ".join(items[:-1]), name=items[-1]
+    )
 
 
 def _win_headline(
     scores: Mapping[str, int], winners: Sequence[str], *, low_wins: bool, unit: str
-) -> tuple[str, int | None]:
+) -> tuple[Message, int | None]:
     """'Ana wins by 4 points.' and the margin (None when nobody else scored)."""
     best = scores[winners[0]]
     others = [s for p, s in scores.items() if p not in winners]
     if len(winners) > 1:
-        return f"{_names(winners)} share the win with {_plural(best, unit)}.", 0
+        return refusal(
+            "end.win.shared",
+            "%(names)s share the win with %(score)s.",
+            names=_names(winners),
+            score=_amount(best, unit),
+        ), 0
     if not others:
-        return f"{winners[0]} wins with {_plural(best, unit)}.", None
+        return refusal(
+            "end.win.alone", "%(player)s wins with %(score)s.", player=winners[0],
+            score=_amount(best, unit),
+        ), None  # fmt: skip
     runner_up = min(others) if low_wins else max(others)
     margin = abs(best - runner_up)
     if margin == 0:  # won on a tie-break (Leaf's leaf cards and sun)
-        return f"{winners[0]} wins on the tie-break, level at {_plural(best, unit)}.", 0
-    return f"{winners[0]} wins by {_plural(margin, unit)}, with {best}.", margin
+        return refusal(
+            "end.win.tie_break",
+            "%(player)s wins on the tie-break, level at %(score)s.",
+            player=winners[0],
+            score=_amount(best, unit),
+        ), 0
+    return refusal(
+        "end.win.by",
+        "%(player)s wins by %(margin)s, with %(score)s.",
+        player=winners[0],
+        margin=_amount(margin, unit),
+        score=best,
+    ), margin
 
 
 def _running(
@@ -177,7 +216,7 @@ def _series(players: Sequence[str], points: Sequence[Mapping[str, int]]) -> tupl
 
 def _labels(count: int) -> tuple[str, ...]:
     """Step labels: 'Start', then 1, 2, 3 ..."""
-    return ("Start", *(str(i) for i in range(1, count)))
+    return (marked("Start"), *(str(i) for i in range(1, count)))
 
 
 # --- Pairs ---------------------------------------------------------------------------
@@ -192,29 +231,51 @@ def _pairs(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     points = _running(states, lambda s: tuple(len(c) for c in s.scoring), lambda s: s.totals())
     others = sorted(t for p, t in totals.items() if p != loser)
     margin = totals[loser] - others[-1] if others else None
-    headline = (
-        f"{loser} reached {totals[loser]} of {final.target} points and loses the game. "
-        f"Nobody wins. The others finish on {_names([str(t) for t in others])}."
+    headline = refusal_n(
+        "end.pairs.lost",
+        "%(loser)s reached %(score)s of %(target)s point and loses the game. "
+        "Nobody wins. The others finish on %(others)s.",
+        "%(loser)s reached %(score)s of %(target)s points and loses the game. "
+        "Nobody wins. The others finish on %(others)s.",
+        "target",
+        loser=loser,
+        score=totals[loser],
+        target=final.target,
+        others=_names([str(t) for t in others]),
     )
-    facts = []
+    facts: list[Message] = []
     pairs_made = [s.last for s in states[1:] if s.last is not None and s.last.kind == "pair"]
     if pairs_made:
         biggest = max(pairs_made, key=lambda e: e.rank or 0)
-        facts.append(f"Biggest pair: {biggest.player}'s {biggest.rank}s.")
+        facts.append(
+            refusal(
+                "end.pairs.biggest_pair",
+                "Biggest pair: %(player)s's %(rank)ss.",
+                player=str(biggest.player),
+                rank=str(biggest.rank),
+            )
+        )
     folds = [s.last for s in states[1:] if s.last is not None and s.last.kind == "fold"]
     if folds:
         by_player = {p: sum(1 for e in folds if e.player == p) for p in final.players}
         most = max(by_player.values())
         folders = [p for p, n in by_player.items() if n == most]
-        facts.append(f"Most folds: {_names(folders)} ({most}).")
+        facts.append(
+            refusal("end.pairs.most_folds", "Most folds: %(names)s (%(n)s).",
+                    names=_names(folders), n=most)
+        )  # fmt: skip
     cards = {p: len(final.scoring_cards(p)) for p in final.players}
     most_cards = max(cards.values())
     facts.append(
-        f"Most scoring cards: {_names([p for p, n in cards.items() if n == most_cards])}"
-        f" ({most_cards})."
+        refusal(
+            "end.pairs.most_cards",
+            "Most scoring cards: %(names)s (%(n)s).",
+            names=_names([p for p, n in cards.items() if n == most_cards]),
+            n=most_cards,
+        )
     )
     if final.last is not None:
-        facts.append(f"The hand that decided it: {final.last.describe()}.")
+        facts.append(_pairs_decided(final.last))
     return Summary(
         game="pairs",
         headline=headline,
@@ -224,12 +285,40 @@ def _pairs(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         low_wins=True,
         unit="points",
         standings=_ranked(totals, low_wins=True, winners=(), losers=(loser,)),
-        x_title="Scoring turn" if final.continuous else "Round",
+        x_title=marked("Scoring turn") if final.continuous else marked("Round"),
         x_labels=_labels(len(points)),
         series=_series(final.players, points),
         facts=tuple(facts),
         variant="continuous" if final.continuous else "",
     )
+
+
+def _pairs_decided(last: pairs.Event) -> Message:
+    """The last scoring turn of a Pairs game, in words."""
+    player, rank = str(last.player), str(last.rank)
+    if last.kind == "pair":
+        return refusal(
+            "end.pairs.decided.pair",
+            "The hand that decided it: %(player)s paired %(rank)ss and scores %(rank)s.",
+            player=player,
+            rank=rank,
+        )
+    if last.kind == "fold" and last.owner in (None, last.player):
+        return refusal(
+            "end.pairs.decided.fold_own",
+            "The hand that decided it: %(player)s folded and takes their own %(rank)s.",
+            player=player,
+            rank=rank,
+        )
+    if last.kind == "fold":
+        return refusal(
+            "end.pairs.decided.fold",
+            "The hand that decided it: %(player)s folded and takes %(owner)s's %(rank)s.",
+            player=player,
+            owner=str(last.owner),
+            rank=rank,
+        )
+    return plain(f"The hand that decided it: {last.describe()}.")  # never the last turn
 
 
 # --- Venture -------------------------------------------------------------------------
@@ -242,16 +331,30 @@ def _venture(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     scores = outcome.scores
     points = _running(states, lambda s: s.rounds_played, lambda s: s.scores())
     headline, margin = _win_headline(scores, outcome.winners, low_wins=False, unit="points")
-    facts = []
+    facts: list[Message] = []
     piles = final.captured_piles()
     most = max(len(c) for c in piles.values())
     facts.append(
-        f"Most cards captured: {_names([p for p, c in piles.items() if len(c) == most])} ({most})."
+        refusal(
+            "end.venture.most_captured",
+            "Most cards captured: %(names)s (%(n)s).",
+            names=_names([p for p, c in piles.items() if len(c) == most]),
+            n=most,
+        )
     )
     steps = [(r.number, st) for r in final.rounds for st in r.resolution.steps if st.captured]
     if steps:
         number, best = max(steps, key=lambda item: (len(item[1].captured), sum(item[1].captured)))
-        facts.append(f"Biggest capture: round {number}, {best.describe()}.")
+        facts.append(
+            refusal(
+                "end.venture.biggest_capture",
+                "Biggest capture: round %(round)s, %(player)s's %(rank)s takes %(cards)s.",
+                round=number,
+                player=best.players[0],
+                rank=best.rank,
+                cards=", ".join(str(card) for card in best.captured),
+            )
+        )
     if outcome.full_sets:
         sets = [
             f"{p} ({', '.join(str(r) for r in ranks)})"
@@ -259,10 +362,14 @@ def _venture(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
             if ranks
         ]
         if sets:
-            facts.append(f"Full sets: {'; '.join(sets)}.")
+            facts.append(
+                refusal("end.venture.full_sets", "Full sets: %(sets)s.", sets="; ".join(sets))
+            )
     decided = _deciding_step(points, outcome.winners, low_wins=False)
     if decided:
-        facts.append(f"The lead for good came in round {decided}.")
+        facts.append(
+            refusal("end.venture.lead", "The lead for good came in round %(round)s.", round=decided)
+        )
     return Summary(
         game="venture",
         headline=headline,
@@ -272,7 +379,7 @@ def _venture(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         low_wins=False,
         unit="points",
         standings=_ranked(scores, low_wins=False, winners=outcome.winners, losers=()),
-        x_title="Round",
+        x_title=marked("Round"),
         x_labels=_labels(len(points)),
         series=_series(final.players, points),
         facts=tuple(facts),
@@ -310,12 +417,17 @@ def _autumn_leaves(states: list[Any], actions: list[Mapping[str, Any]]) -> Summa
     totals = running[-1]
     winners = final.game_winners
     headline, margin = _win_headline(totals, winners, low_wins=True, unit="points")
-    facts = []
+    facts: list[Message] = []
     emptied = {p: sum(1 for r in final.results if r.winner == p) for p in players}
     most = max(emptied.values())
     if most:
         facts.append(
-            f"Most hands won: {_names([p for p, n in emptied.items() if n == most])} ({most})."
+            refusal(
+                "end.autumn_leaves.most_hands",
+                "Most hands won: %(names)s (%(n)s).",
+                names=_names([p for p, n in emptied.items() if n == most]),
+                n=most,
+            )
         )
     best_hand = min(
         ((r.scores[i], r.number, p) for r in final.results for i, p in enumerate(players)),
@@ -323,13 +435,23 @@ def _autumn_leaves(states: list[Any], actions: list[Mapping[str, Any]]) -> Summa
     )
     if best_hand is not None:
         facts.append(
-            f"Best single hand: {best_hand[2]}, {_plural(best_hand[0], 'points')}"
-            f" in hand {best_hand[1]}."
+            refusal(
+                "end.autumn_leaves.best_hand",
+                "Best single hand: %(player)s, %(points)s in hand %(hand)s.",
+                player=best_hand[2],
+                points=_points(best_hand[0]),
+                hand=best_hand[1],
+            )
         )
     decided = _deciding_step(running, winners, low_wins=True)
     if decided:
         facts.append(
-            f"The hand that decided it: hand {decided}, after which {winners[0]} stayed ahead."
+            refusal(
+                "end.autumn_leaves.decided",
+                "The hand that decided it: hand %(hand)s, after which %(player)s stayed ahead.",
+                hand=decided,
+                player=winners[0],
+            )
         )
     return Summary(
         game="autumn_leaves",
@@ -340,7 +462,7 @@ def _autumn_leaves(states: list[Any], actions: list[Mapping[str, Any]]) -> Summa
         low_wins=True,
         unit="points",
         standings=_ranked(totals, low_wins=True, winners=winners, losers=()),
-        x_title="Hand",
+        x_title=marked("Hand"),
         x_labels=_labels(len(running)),
         series=_series(players, running),
         facts=tuple(facts),
@@ -351,20 +473,20 @@ def _autumn_leaves(states: list[Any], actions: list[Mapping[str, Any]]) -> Summa
 
 _LINES = (
     # Short labels: seven of them share a phone-wide chart.
-    ("tokens", "Tokens"),
+    ("tokens", marked("Tokens")),
     ("penalty", "−3s"),
-    ("animals", "Den"),
-    ("mushrooms", "Mush."),
-    ("leftover", "Spare"),
-    ("tree", "Tree"),
-    ("bonus", "Bonus"),
+    ("animals", marked("Den")),
+    ("mushrooms", marked("Mush.")),
+    ("leftover", marked("Spare")),
+    ("tree", marked("Tree")),
+    ("bonus", marked("Bonus")),
 )
 
 
 def _breakdown_running(result: leaf.Result) -> tuple[list[dict[str, int]], tuple[str, ...]]:
     """Acorns added up line by line of the score sheet (L5): the Leaf 'rounds'."""
     running = [dict.fromkeys(result.breakdowns, 0)]
-    labels = ["Start"]
+    labels = [marked("Start")]
     for name, label in _LINES:
         values = {p: getattr(b, name) for p, b in result.breakdowns.items()}
         if name == "bonus" and not any(values.values()):
@@ -375,18 +497,28 @@ def _breakdown_running(result: leaf.Result) -> tuple[list[dict[str, int]], tuple
     return running, tuple(labels)
 
 
-def _leaf_facts(result: leaf.Result) -> list[str]:
+_MOST_ACORNS = (
+    ("animals", refusal("end.leaf.most.animals", "Most acorns from animals: %(names)s (%(n)s).")),
+    (
+        "mushrooms",
+        refusal("end.leaf.most.mushrooms", "Most acorns from mushrooms: %(names)s (%(n)s)."),
+    ),
+    ("tree", refusal("end.leaf.most.tree", "Most acorns from the tree: %(names)s (%(n)s).")),
+)
+
+
+def _leaf_facts(result: leaf.Result) -> list[Message]:
     facts = []
-    for name, label in (("animals", "animals"), ("mushrooms", "mushrooms"), ("tree", "the tree")):
+    for name, words in _MOST_ACORNS:
         values = {p: getattr(b, name) for p, b in result.breakdowns.items()}
         most = max(values.values())
         if most > 0:
-            facts.append(
-                f"Most acorns from {label}: "
-                f"{_names([p for p, v in values.items() if v == most])} ({most})."
-            )
+            names = _names([p for p, v in values.items() if v == most])
+            facts.append(Message(words.id, words.default, {"names": names, "n": most}))
     if result.decided_by == "leaf cards and sun":
-        facts.append("Level on acorns: the leaf cards and sun decided it (L5).")
+        facts.append(
+            refusal("end.leaf.level", "Level on acorns: the leaf cards and sun decided it (L5).")
+        )
     return facts
 
 
@@ -406,11 +538,18 @@ def _leaf(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         low_wins=False,
         unit="acorns",
         standings=_ranked(totals, low_wins=False, winners=result.winners, losers=()),
-        x_title="Score sheet line",
+        x_title=marked("Score sheet line"),
         x_labels=labels,
         series=_series(final.players, running),
         facts=tuple(_leaf_facts(result)),
     )
+
+
+_DIFFICULTIES: dict[str, Param] = {
+    "easy": refusal("end.north_wind.easy", "easy"),
+    "normal": refusal("end.north_wind.normal", "normal"),
+    "hard": refusal("end.north_wind.hard", "hard"),
+}
 
 
 def _north_wind(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
@@ -420,21 +559,33 @@ def _north_wind(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     human, wind = final.human, north_wind.NORTH_WIND
     totals = {p: b.total for p, b in result.breakdowns.items()}
     running, labels = _breakdown_running(result)
+    headline: Message
     if len(result.winners) > 1:
         headline, margin = (
-            "A shared win with the North Wind: same acorns, same leaf cards and sun.",
+            refusal(
+                "end.north_wind.shared",
+                "A shared win with the North Wind: same acorns, same leaf cards and sun.",
+            ),
             0,
         )
     elif final.human_won:
         margin = totals[human] - totals[wind]
-        headline = (
-            f"{human} beat the North Wind by {_plural(margin, 'acorns')},"
-            f" {totals[human]} to {totals[wind]}."
+        headline = refusal(
+            "end.north_wind.beaten",
+            "%(player)s beat the North Wind by %(margin)s, %(score)s to %(wind)s.",
+            player=human,
+            margin=_acorns(margin),
+            score=totals[human],
+            wind=totals[wind],
         )
     else:
         margin = totals[wind] - totals[human]
-        headline = (
-            f"The North Wind won by {_plural(margin, 'acorns')}, {totals[wind]} to {totals[human]}."
+        headline = refusal(
+            "end.north_wind.won",
+            "The North Wind won by %(margin)s, %(wind)s to %(score)s.",
+            margin=_acorns(margin),
+            wind=totals[wind],
+            score=totals[human],
         )
     facts = _leaf_facts(result)
     gains: dict[int, int] = {}
@@ -443,9 +594,23 @@ def _north_wind(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
             gains[after.turn] = gains.get(after.turn, 0) + after.acorns - before.acorns
     if gains:
         turn, gained = max(gains.items(), key=lambda item: (item[1], -item[0]))
-        facts.append(f"The North Wind's best turn: turn {turn}, {_plural(gained, 'acorns')}.")
+        facts.append(
+            refusal(
+                "end.north_wind.best_turn",
+                "The North Wind's best turn: turn %(turn)s, %(acorns)s.",
+                turn=turn,
+                acorns=_acorns(gained),
+            )
+        )
     facts.append(
-        f"Difficulty: {final.difficulty}; the North Wind played {_plural(final.turn, 'turns')}."
+        refusal_n(
+            "end.north_wind.difficulty",
+            "Difficulty: %(difficulty)s; the North Wind played %(n)s turn.",
+            "Difficulty: %(difficulty)s; the North Wind played %(n)s turns.",
+            "n",
+            difficulty=_DIFFICULTIES.get(final.difficulty, final.difficulty),
+            n=final.turn,
+        )
     )
     winners = tuple(result.winners)
     return Summary(
@@ -459,7 +624,7 @@ def _north_wind(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         standings=_ranked(
             totals, low_wins=False, winners=winners, losers=() if final.human_won else (human,)
         ),
-        x_title="Score sheet line",
+        x_title=marked("Score sheet line"),
         x_labels=labels,
         series=_series((human, wind), running),
         facts=tuple(facts),
@@ -479,15 +644,41 @@ def _autumn_ash(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     loser = final.xeno if winner == final.rainbow else final.rainbow
     points = [s.totals for s in states]
     margin = totals[winner] - totals[loser]
-    headline = f"{winner} reached {totals[winner]} first and wins by {_plural(margin, 'points')}."
-    facts = []
+    headline = refusal(
+        "end.autumn_ash.won",
+        "%(player)s reached %(score)s first and wins by %(margin)s.",
+        player=winner,
+        score=totals[winner],
+        margin=_points(margin),
+    )
+    facts: list[Message] = []
     if final.bags:
         player, best = max(final.bags, key=lambda bag: bag[1].total)
-        facts.append(f"Biggest bag: {player}, {best.describe()}.")
+        facts.append(
+            refusal(
+                "end.autumn_ash.biggest_bag",
+                "Biggest bag: %(player)s, %(points)s.",
+                player=player,
+                points=_points(best.total),
+            )
+        )
         counts = {p: sum(1 for q, _ in final.bags if q == p) for p in final.players}
-        facts.append(f"Bags: {', '.join(f'{p} {n}' for p, n in counts.items())}.")
+        facts.append(
+            refusal(
+                "end.autumn_ash.bags",
+                "Bags: %(counts)s.",
+                counts=", ".join(f"{p} {n}" for p, n in counts.items()),
+            )
+        )
         last_player, last = final.bags[-1]
-        facts.append(f"The bag that decided it: {last_player}'s {last.describe()}.")
+        facts.append(
+            refusal(
+                "end.autumn_ash.decided",
+                "The bag that decided it: %(player)s's, %(points)s.",
+                player=last_player,
+                points=_points(last.total),
+            )
+        )
     return Summary(
         game="autumn_ash",
         headline=headline,
@@ -497,7 +688,7 @@ def _autumn_ash(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         low_wins=False,
         unit="points",
         standings=_ranked(totals, low_wins=False, winners=(winner,), losers=(loser,)),
-        x_title="Bag",
+        x_title=marked("Bag"),
         x_labels=_labels(len(points)),
         series=_series(final.players, points),
         facts=tuple(facts),
@@ -517,7 +708,7 @@ def _scorepad(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     low = final.lowest_wins
     winners = final.leaders()
     headline, margin = _win_headline(totals, winners, low_wins=low, unit="points")
-    facts = []
+    facts: list[Message] = []
     if final.rounds:
         best = (min if low else max)(
             (
@@ -527,11 +718,24 @@ def _scorepad(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
             ),
             key=lambda item: item[0],
         )
-        facts.append(f"Best round: {best[2]}, {_plural(best[0], 'points')} in round {best[1]}.")
+        facts.append(
+            refusal(
+                "end.scorepad.best_round",
+                "Best round: %(player)s, %(points)s in round %(round)s.",
+                player=best[2],
+                points=_points(best[0]),
+                round=best[1],
+            )
+        )
     decided = _deciding_step(running, winners, low_wins=low)
     if decided:
         facts.append(
-            f"The round that decided it: round {decided}, after which {winners[0]} stayed ahead."
+            refusal(
+                "end.scorepad.decided",
+                "The round that decided it: round %(round)s, after which %(player)s stayed ahead.",
+                round=decided,
+                player=winners[0],
+            )
         )
     return Summary(
         game="scorepad",
@@ -542,7 +746,7 @@ def _scorepad(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         low_wins=low,
         unit="points",
         standings=_ranked(totals, low_wins=low, winners=winners, losers=()),
-        x_title="Round",
+        x_title=marked("Round"),
         x_labels=_labels(len(running)),
         series=_series(players, running),
         facts=tuple(facts),
@@ -560,11 +764,25 @@ def _solitaire(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
     deals = sum(1 for a in actions if a.get("type") == "Deal")
     face_down = [s.face_down_count for s in states]
     headline = (
-        f"Deal #{final.seed} is solved in {moves} moves."
+        refusal_n(
+            "end.solitaire.solved",
+            "Deal #%(deal)s is solved in %(moves)s move.",
+            "Deal #%(deal)s is solved in %(moves)s moves.",
+            "moves",
+            deal=str(final.seed),
+            moves=moves,
+        )
         if won
-        else f"Deal #{final.seed} is stuck after {moves} moves: no move is left."
+        else refusal_n(
+            "end.solitaire.stuck",
+            "Deal #%(deal)s is stuck after %(moves)s move: no move is left.",
+            "Deal #%(deal)s is stuck after %(moves)s moves: no move is left.",
+            "moves",
+            deal=str(final.seed),
+            moves=moves,
+        )
     )
-    player = "Face-down cards"
+    player = marked("Face-down cards")  # the chart's one line: worded where shown
     return Summary(
         game="solitaire",
         headline=headline,
@@ -574,10 +792,17 @@ def _solitaire(states: list[Any], actions: list[Mapping[str, Any]]) -> Summary:
         low_wins=True,
         unit="cards",
         standings=(),
-        x_title="Move",
+        x_title=marked("Move"),
         x_labels=tuple(str(i) for i in range(len(face_down))),
         series=(Series(player, tuple(face_down)),),
-        facts=(f"Moves: {moves}. Deals from the hand: {deals}.",),
+        facts=(
+            refusal(
+                "end.solitaire.moves",
+                "Moves: %(moves)s. Deals from the hand: %(deals)s.",
+                moves=moves,
+                deals=deals,
+            ),
+        ),
     )
 
 

@@ -2,8 +2,13 @@
 
 Every game's board template includes ``end/_end.html``, which asks
 :func:`end_screen` for the table's summary; it is None while the game is on,
-so the include costs one check per render. The summary is cached per table
-version (a finished table's polls all render the same version).
+so the include costs one check per render. The end screen is cached per table
+version and language (a finished table's polls all render the same version;
+the chart's words are this phone's).
+
+The summary's words come from ``companion/tables/summaries.py`` as messages
+(the headline, the facts) or as English words marked for the catalogs (the
+chart's axis and step labels): they are worded here, in the phone's language.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from companion.tables.projection import BoardView
 from companion.tables.summaries import Summary
 
 from .charts import Chart, line_chart
+from .i18n import gettext, language
 from .plays import bgstats_link
 
 bp = Blueprint("end", __name__)
@@ -32,14 +38,23 @@ class EndScreen:
     bgstats: str = ""  # BG Stats' push-plays link for this play (exports.py)
 
 
-_CACHE: OrderedDict[tuple[str, int], EndScreen] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, str], EndScreen] = OrderedDict()
 _CACHE_LOCK = Lock()
 _CACHE_SIZE = 128
 
 
+def _label(label: str) -> str:
+    """A chart step's label: a number stays, marked English words are worded."""
+    return label if label.isdigit() else gettext(label)
+
+
 def _build(board: BoardView, summary: Summary) -> EndScreen:
+    # Players' names stay as typed; solitaire's one line is words ("Face-down cards").
+    named = not summary.standings
     chart = line_chart(
-        [(s.player, s.points) for s in summary.series], summary.x_labels, summary.x_title
+        [(gettext(s.player) if named else s.player, s.points) for s in summary.series],
+        [_label(label) for label in summary.x_labels],
+        gettext(summary.x_title),
     )
     if summary.losers and not summary.winners:
         kind = "loss"
@@ -56,7 +71,7 @@ def end_screen(board: Any) -> EndScreen | None:
     (the summary comes with the phone's :class:`BoardView`)."""
     if not isinstance(board, BoardView) or board.end is None:
         return None
-    key = (board.table.token, board.table.version)
+    key = (board.table.token, board.table.version, language())
     with _CACHE_LOCK:
         found = _CACHE.get(key)
     if found is not None:

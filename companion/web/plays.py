@@ -13,6 +13,8 @@ from companion.tables.log import Snapshot
 from companion.tables.projection import BoardView
 from companion.tables.summaries import Summary
 
+from .i18n import words
+
 
 def play_of(snap: Snapshot | BoardView, summary: Summary) -> Play:
     """The play a finished table's snapshot and summary describe."""
@@ -21,7 +23,14 @@ def play_of(snap: Snapshot | BoardView, summary: Summary) -> Play:
     finished = counted[-1].created_at if counted else snap.table.updated_at
     table = snap.table
     return play_from_summary(
-        table.token, table.title, table.players, summary, finished, started, bgg_ids()
+        table.token,
+        table.title,
+        table.players,
+        summary,
+        finished,
+        started,
+        bgg_ids(),
+        comment=words(summary.headline),  # in the language of the phone that logs it
     )
 
 

@@ -176,7 +176,7 @@ def test_summary_of_a_score_pad_by_hand():
         ("Ana", 10, 2, "lost"),
         ("Cy", 9, 3, "lost"),
     ]
-    assert summary.headline == "Ben wins by 1 point, with 11."
+    assert str(summary.headline) == "Ben wins by 1 point, with 11."  # a message: English by str()
     assert [s.points for s in summary.series] == [(0, 5, 10), (0, 3, 11), (0, 9, 9)]
     assert summary.x_labels == ("Start", "1", "2")
     assert summarise("scorepad", ("Ana", "Ben", "Cy"), {}, 1, actions[:2]) is None  # not finished
@@ -186,7 +186,7 @@ def test_lowest_wins_score_pad_ties_share_the_win():
     actions = [{"type": "AddRound", "scores": [4, 4, 9]}, {"type": "Finish"}]
     summary = summarise("scorepad", ("Ana", "Ben", "Cy"), {"lowest_wins": True}, 1, actions)
     assert summary is not None and summary.low_wins
-    assert summary.headline == "Ana and Ben share the win with 4 points."
+    assert str(summary.headline) == "Ana and Ben share the win with 4 points."
     assert [s.outcome for s in summary.standings] == ["shared", "shared", "lost"]
 
 
