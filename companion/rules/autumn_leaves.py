@@ -49,6 +49,7 @@ from typing import Any
 
 from .cards import DECK_SIZE, article, check_composition, copies, parse_card
 from .errors import IllegalAction, RuleError, TooManyCopies
+from .messages import Message, Param, refusal, refusal_n
 
 MIN_PLAYERS = 3  # A1
 MAX_PLAYERS = 6  # A1
@@ -168,7 +169,8 @@ def play_order(
 def tie_reason(
     first: str, second: str, card: int, first_pile: Sequence[int], second_pile: Sequence[int]
 ) -> str:
-    """Why ``first`` acts before ``second`` when both revealed ``card`` (A3), in words.
+    """Why ``first`` acts before ``second`` when both revealed ``card`` (A3), in
+    English words (:func:`tie_message` is the same as a value, for a screen).
 
     >>> tie_reason("Ben", "Cy", 4, [9, 3], [2, 7])
     "Ben goes before Cy: same card, and Ben's pile has the lower top card (3, Cy's 7)"
@@ -179,24 +181,61 @@ def tie_reason(
     Ben goes before Cy: same card and same top 2 cards,
     and only Ben's pile has a card under them
     """
+    return str(tie_message(first, second, card, first_pile, second_pile))
+
+
+def tie_message(
+    first: str, second: str, card: int, first_pile: Sequence[int], second_pile: Sequence[int]
+) -> Message:
+    """:func:`tie_reason` as a message with an id, worded where it is shown."""
     copies(card)  # a rank, or InvalidCard
     mine, theirs = tuple(reversed(first_pile)), tuple(reversed(second_pile))
     depth = next(
         (i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
         min(len(mine), len(theirs)),
     )
-    start = f"{first} goes before {second}: same card"
     if depth == 0:
         if not theirs:
-            return f"{start}, and only {first} has a pile"
-        lower = f"({mine[0]}, {second}'s {theirs[0]})"
-        return f"{start}, and {first}'s pile has the lower top card {lower}"
-    same = "same top card" if depth == 1 else f"same top {depth} cards"
-    under = "it" if depth == 1 else "them"
+            return refusal(
+                "autumn_leaves.order.only-pile",
+                "%(first)s goes before %(second)s: same card, and only %(first)s has a pile",
+                first=first,
+                second=second,
+            )
+        return refusal(
+            "autumn_leaves.order.lower-top",
+            "%(first)s goes before %(second)s: same card, and %(first)s's pile has the lower "
+            "top card (%(mine)s, %(second)s's %(theirs)s)",
+            first=first,
+            second=second,
+            mine=mine[0],
+            theirs=theirs[0],
+        )
     if depth < len(theirs):
-        lower = f"({mine[depth]}, {second}'s {theirs[depth]})"
-        return f"{start} and {same}, and {first}'s pile has the lower card under {under} {lower}"
-    return f"{start} and {same}, and only {first}'s pile has a card under {under}"
+        return refusal_n(
+            "autumn_leaves.order.lower-under",
+            "%(first)s goes before %(second)s: same card and same top card, and %(first)s's "
+            "pile has the lower card under it (%(mine)s, %(second)s's %(theirs)s)",
+            "%(first)s goes before %(second)s: same card and same top %(n)s cards, and "
+            "%(first)s's pile has the lower card under them (%(mine)s, %(second)s's %(theirs)s)",
+            "n",
+            n=depth,
+            first=first,
+            second=second,
+            mine=mine[depth],
+            theirs=theirs[depth],
+        )
+    return refusal_n(
+        "autumn_leaves.order.only-under",
+        "%(first)s goes before %(second)s: same card and same top card, and only "
+        "%(first)s's pile has a card under it",
+        "%(first)s goes before %(second)s: same card and same top %(n)s cards, and only "
+        "%(first)s's pile has a card under them",
+        "n",
+        n=depth,
+        first=first,
+        second=second,
+    )
 
 
 def hand_score(pile_size: int, highest_in_hand: int | None, *, winner: bool) -> int:
@@ -319,16 +358,41 @@ class Move:
         >>> Move("Ana", 6, "place", "Ben").describe()
         "Ana: 6 onto Ben's pile"
         """
-        if self.kind in ("start", "cold snap"):
-            return f"{self.player}: {self.card} onto their own pile"
+        return str(self.message())
+
+    def message(self) -> Message:
+        """The move as a message with an id, worded where it is shown."""
+        who: dict[str, Param] = {"player": self.player, "card": self.card}
+        if self.kind in ("start", "cold snap") or (
+            self.kind == "place" and self.pile == self.player
+        ):
+            return refusal(
+                "autumn_leaves.move.own", "%(player)s: %(card)s onto their own pile", **who
+            )
         if self.kind == "place":
-            where = "their own pile" if self.pile == self.player else f"{self.pile}'s pile"
-            return f"{self.player}: {self.card} onto {where}"
+            return refusal(
+                "autumn_leaves.move.place",
+                "%(player)s: %(card)s onto %(pile)s's pile",
+                pile=self.pile or "?",
+                **who,
+            )
         if self.kind == "take back":
-            return f"{self.player}: could not place the {self.card}, took it back"
+            return refusal(
+                "autumn_leaves.move.take-back",
+                "%(player)s: could not place the %(card)s, took it back",
+                **who,
+            )
         if self.kind == "discard":
-            return f"{self.player}: could not place the {self.card}, discarded it and drew"
-        return f"{self.player}: took the {self.card} back, the hand was over"
+            return refusal(
+                "autumn_leaves.move.discard",
+                "%(player)s: could not place the %(card)s, discarded it and drew",
+                **who,
+            )
+        return refusal(
+            "autumn_leaves.move.hand-over",
+            "%(player)s: took the %(card)s back, the hand was over",
+            **who,
+        )
 
 
 @dataclass(frozen=True)
@@ -395,7 +459,12 @@ class State:
             return self.players.index(player)
         except ValueError:
             raise IllegalAction(
-                f"{player!r} is not playing at this table (players: {', '.join(self.players)})"
+                refusal(
+                    "autumn_leaves.player.stranger",
+                    "%(player)s is not playing at this table (players: %(players)s)",
+                    player=repr(player),
+                    players=", ".join(self.players),
+                )
             ) from None
 
     def pile(self, player: str) -> tuple[int, ...]:
@@ -446,12 +515,19 @@ class State:
         """Why players with the same card act in the order they do (A3): a
         sentence for each neighbour in the play order told apart by the piles
         (those whose piles are identical too are in :attr:`random_ties`)."""
+        return tuple(str(reason) for reason in self.order_messages)
+
+    @property
+    def order_messages(self) -> tuple[Message, ...]:
+        """:attr:`order_reasons` as messages with ids, for a screen."""
         reasons = []
         for first, second in zip(self.waiting, self.waiting[1:], strict=False):
             card = self.card_of(first)
             drawn = any(first in group and second in group for group in self.random_ties)
             if card is not None and card == self.card_of(second) and not drawn:
-                reasons.append(tie_reason(first, second, card, self.pile(first), self.pile(second)))
+                reasons.append(
+                    tie_message(first, second, card, self.pile(first), self.pile(second))
+                )
         return tuple(reasons)
 
     def card_of(self, player: str) -> int | None:
@@ -517,6 +593,7 @@ class PlayerView:
     waiting: tuple[str, ...]
     random_ties: tuple[tuple[str, ...], ...]
     order_reasons: tuple[str, ...]
+    order_messages: tuple[Message, ...]  # the same reasons as values, for a screen
     cold_snap: bool
     last_cold_snap: bool
     known_in_hand: tuple[tuple[int, ...], ...]
@@ -552,13 +629,18 @@ def player_view(state: State, shown: frozenset[str]) -> PlayerView:
     it: in the reveal phase the other players' cards are not in it in any
     form, only that they have revealed (LT3)."""
     revealed = state.revealed
-    order: tuple[Any, ...] = (state.waiting, state.random_ties, state.order_reasons)
+    order: tuple[Any, ...] = (
+        state.waiting,
+        state.random_ties,
+        state.order_reasons,
+        state.order_messages,
+    )
     if state.phase == REVEAL:
         revealed = tuple(
             card if player in shown else None
             for player, card in zip(state.players, state.revealed, strict=True)
         )
-        order = ((), (), ())  # the play order comes from the cards: none yet
+        order = ((), (), (), ())  # the play order comes from the cards: none yet
     entering = (*state.to_reveal, *state.to_score)
     return PlayerView(
         players=state.players,
@@ -577,6 +659,7 @@ def player_view(state: State, shown: frozenset[str]) -> PlayerView:
         waiting=order[0],
         random_ties=order[1],
         order_reasons=order[2],
+        order_messages=order[3],
         cold_snap=state.cold_snap,
         last_cold_snap=state.last_cold_snap,
         known_in_hand=state.known_in_hand,
@@ -605,15 +688,33 @@ def new_game(players: Sequence[str], seed: int = 0) -> State:
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError(
-            f"Autumn Leaves is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
+            refusal(
+                "autumn_leaves.players.count",
+                "Autumn Leaves is for %(least)s to %(most)s players, not %(n)s",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                n=len(names),
+            )
         )  # A1
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"{name!r} is not a player's name")
+            raise RuleError(
+                refusal(
+                    "autumn_leaves.players.not-a-name",
+                    "%(name)s is not a player's name",
+                    name=repr(name),
+                )
+            )
     folded = [n.strip().casefold() for n in names]
     repeated = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
     if repeated:
-        raise RuleError(f"two players cannot share a name: {', '.join(repeated)}")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.players.same-name",
+                "two players cannot share a name: %(names)s",
+                names=", ".join(repeated),
+            )
+        )
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RuleError(f"the seed must be a whole number, not {seed!r}")
     return _deal(names, seed, 1, ())
@@ -717,7 +818,13 @@ def apply(state: State, action: Action) -> State:
         return _highest(state, action)
     if isinstance(action, Unreveal):
         return _unreveal(state, action)
-    raise IllegalAction(f"{action!r} is not an Autumn Leaves action")
+    raise IllegalAction(
+        refusal(
+            "autumn_leaves.action.unknown",
+            "%(action)s is not an Autumn Leaves action",
+            action=repr(action),
+        )
+    )
 
 
 def replay(players: Sequence[str], seed: int, actions: Iterable[Action]) -> State:
@@ -728,21 +835,40 @@ def replay(players: Sequence[str], seed: int, actions: Iterable[Action]) -> Stat
     return state
 
 
-def _entries(value: Any, what: str) -> list[tuple[str, int]]:
-    """Validate ``((player, card), ...)`` as sent from a form or JSON."""
+def _entries(value: Any, nothing: Message) -> list[tuple[str, int]]:
+    """Validate ``((player, card), ...)`` as sent from a form or JSON;
+    ``nothing`` is the refusal of an empty list."""
     if not isinstance(value, tuple | list):
-        raise RuleError(f"{value!r} is not a list of (player, card) entries")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.entries.not-a-list",
+                "%(value)s is not a list of (player, card) entries",
+                value=repr(value)[:80],
+            )
+        )
     if not value:
-        raise RuleError(f"no {what} entered")
+        raise RuleError(nothing)
     entries: list[tuple[str, int]] = []
     for item in value:
         if not isinstance(item, tuple | list) or len(item) != 2 or not isinstance(item[0], str):
-            raise RuleError(f"{item!r} is not a (player, card) entry")
+            raise RuleError(
+                refusal(
+                    "autumn_leaves.entries.not-an-entry",
+                    "%(item)s is not a (player, card) entry",
+                    item=repr(item)[:80],
+                )
+            )
         entries.append((item[0], parse_card(item[1])))
     names = [name for name, _ in entries]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise IllegalAction(f"{', '.join(repeated)} entered twice in one go")
+        raise IllegalAction(
+            refusal(
+                "autumn_leaves.entries.twice",
+                "%(players)s entered twice in one go",
+                players=", ".join(repeated),
+            )
+        )
     return entries
 
 
@@ -750,25 +876,32 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _check_one_more(known: Counter[int], card: int) -> None:
     """Reject ``card`` if every copy of its rank is already accounted for."""
     have = copies(card)
     if known[card] + 1 > have:
-        if have == 1:
-            where = "there is only 1 card of rank 1, and it is already"
-        else:
-            where = f"there are only {have} cards of rank {card}, and all of them are already"
-        raise TooManyCopies(f"{where} on the table or known to be in a hand")
+        raise TooManyCopies(
+            refusal_n(
+                "autumn_leaves.card.all-known",
+                "there is only %(n)s card of rank %(card)s, and it is already on the table "
+                "or known to be in a hand",
+                "there are only %(n)s cards of rank %(card)s, and all of them are already on "
+                "the table or known to be in a hand",
+                "n",
+                n=have,
+                card=card,
+            )
+        )
 
 
 def _reveal(state: State, action: Reveal) -> State:
     if state.phase != REVEAL:
-        raise IllegalAction(_not_now(state, "reveal cards"))
-    entries = _entries(action.cards, "revealed cards")
+        raise IllegalAction(
+            _not_now(state, refusal("autumn_leaves.now.reveal", "cannot reveal cards now"))
+        )
+    entries = _entries(
+        action.cards, refusal("autumn_leaves.entries.no-reveal", "no revealed cards entered")
+    )
     revealed = state.revealed
     known_in_hand = state.known_in_hand
     from_hand = set(state.from_hand)
@@ -780,7 +913,11 @@ def _reveal(state: State, action: Reveal) -> State:
         i = state.seat(player)
         if revealed[i] is not None:
             raise IllegalAction(
-                f"{player} has already revealed a card this round (undo to change it)"
+                refusal(
+                    "autumn_leaves.reveal.twice",
+                    "%(player)s has already revealed a card this round (undo to change it)",
+                    player=player,
+                )
             )
         mine = known_in_hand[i]
         if card in mine:
@@ -792,8 +929,15 @@ def _reveal(state: State, action: Reveal) -> State:
         elif len(mine) >= state.hand_sizes[i]:
             cards = ", ".join(str(c) for c in mine)
             raise IllegalAction(
-                f"{player} holds only cards they took back ({cards}), so cannot reveal "
-                f"{article(card)} {card}"
+                refusal(
+                    "autumn_leaves.reveal.only-taken-back",
+                    "%(player)s holds only cards they took back (%(cards)s), so cannot "
+                    "reveal %(article)s %(card)s",
+                    player=player,
+                    cards=cards,
+                    article=article(card),
+                    card=card,
+                )
             )
         else:
             _check_one_more(known, card)
@@ -831,11 +975,22 @@ def _clashing_reveals(state: State) -> tuple[str, ...]:
 
 def _unreveal(state: State, action: Unreveal) -> State:
     if state.phase != REVEAL:
-        raise IllegalAction(_not_now(state, "take back a revealed card"))
+        raise IllegalAction(
+            _not_now(
+                state,
+                refusal("autumn_leaves.now.unreveal", "cannot take back a revealed card now"),
+            )
+        )
     i = state.seat(action.player)
     card = state.revealed[i]
     if card is None:
-        raise IllegalAction(f"{action.player} has not revealed a card this round")
+        raise IllegalAction(
+            refusal(
+                "autumn_leaves.unreveal.none",
+                "%(player)s has not revealed a card this round",
+                player=action.player,
+            )
+        )
     known_in_hand = state.known_in_hand
     if action.player in state.from_hand:  # it goes back to the known cards in hand
         known_in_hand = _set(known_in_hand, i, tuple(sorted((*known_in_hand[i], card))))
@@ -909,12 +1064,32 @@ def _reorder(state: State) -> State:
 def _check_turn(state: State, player: str) -> int:
     i = state.seat(player)
     if state.phase != PLAY:
-        raise IllegalAction(_not_now(state, f"{player} cannot play a card"))
+        raise IllegalAction(
+            _not_now(
+                state,
+                refusal(
+                    "autumn_leaves.now.play",
+                    "%(player)s cannot play a card now",
+                    player=player,
+                ),
+            )
+        )
     if state.waiting[0] != player:
         if player not in state.waiting:
-            raise IllegalAction(f"{player} has already played this round")
+            raise IllegalAction(
+                refusal(
+                    "autumn_leaves.play.played",
+                    "%(player)s has already played this round",
+                    player=player,
+                )
+            )
         raise IllegalAction(
-            f"{player} cannot play yet: it is {state.waiting[0]}'s turn (lowest card first)"
+            refusal(
+                "autumn_leaves.play.not-yet",
+                "%(player)s cannot play yet: it is %(turn)s's turn (lowest card first)",
+                player=player,
+                turn=state.waiting[0],
+            )
         )
     return i
 
@@ -928,21 +1103,68 @@ def _place(state: State, action: Place) -> State:
     if not can_place(card, top):  # A4
         fits = legal_piles(state)
         hint = (
-            f"it fits on {', '.join(_pile_name(state, p, action.player) for p in fits)}"
+            refusal(
+                "autumn_leaves.place.fits-on",
+                "it fits on %(piles)s",
+                piles=_pile_names(fits, action.player),
+            )
             if fits
-            else "it fits nowhere, so take it back or discard and draw"
+            else refusal(
+                "autumn_leaves.place.fits-nowhere",
+                "it fits nowhere, so take it back or discard and draw",
+            )
         )
         neighbours = [n for n in (card - 1, card + 1) if 1 <= n <= 10]
+        if len(neighbours) == 1:
+            goes = refusal(
+                "autumn_leaves.place.goes-on-one",
+                "%(article)s %(card)s goes only on %(article_one)s %(one)s",
+                article=article(card),
+                card=card,
+                article_one=article(neighbours[0]),
+                one=neighbours[0],
+            )
+        else:
+            goes = refusal(
+                "autumn_leaves.place.goes-on-two",
+                "%(article)s %(card)s goes only on %(article_low)s %(low)s or "
+                "%(article_high)s %(high)s",
+                article=article(card),
+                card=card,
+                article_low=article(neighbours[0]),
+                low=neighbours[0],
+                article_high=article(neighbours[1]),
+                high=neighbours[1],
+            )
         raise IllegalAction(
-            f"{action.player}'s {card} cannot go on {_pile_name(state, action.pile, action.player)}"
-            f" (top card {top}): {article(card)} {card} goes only on "
-            f"{' or '.join(f'{article(n)} {n}' for n in neighbours)}; {hint}"
+            refusal(
+                "autumn_leaves.place.no-fit",
+                "%(player)s's %(card)s cannot go on %(pile)s (top card %(top)s): "
+                "%(goes)s; %(hint)s",
+                player=action.player,
+                card=card,
+                pile=_pile_name(action.pile, action.player),
+                top=top,
+                goes=goes,
+                hint=hint,
+            )
         )
     return _put(state, action.player, action.pile, "place")
 
 
-def _pile_name(state: State, owner: str, player: str) -> str:
-    return "their own pile" if owner == player else f"{owner}'s pile"
+def _pile_name(owner: str, player: str) -> Message:
+    if owner == player:
+        return refusal("autumn_leaves.pile.own", "their own pile")
+    return refusal("autumn_leaves.pile.of", "%(owner)s's pile", owner=owner)
+
+
+def _pile_names(owners: Sequence[str], player: str) -> Message:
+    """Several piles in words: "Ben's pile, their own pile" (a list, no sentence)."""
+    names = [_pile_name(owner, player) for owner in owners]
+    listed = names[0]
+    for name in names[1:]:
+        listed = refusal("autumn_leaves.pile.list", "%(piles)s, %(pile)s", piles=listed, pile=name)
+    return listed
 
 
 def _put(state: State, player: str, owner: str, kind: str) -> State:
@@ -969,8 +1191,15 @@ def _cannot_place(state: State, action: TakeBack | DiscardDraw) -> State:
     assert card is not None
     fits = legal_piles(state)
     if fits:  # A4: a card that can be placed must be placed
-        where = ", ".join(_pile_name(state, p, action.player) for p in fits)
-        raise IllegalAction(f"{action.player}'s {card} can be placed ({where}), so it must be")
+        raise IllegalAction(
+            refusal(
+                "autumn_leaves.place.must",
+                "%(player)s's %(card)s can be placed (%(piles)s), so it must be",
+                player=action.player,
+                card=card,
+                piles=_pile_names(fits, action.player),
+            )
+        )
     if isinstance(action, TakeBack):  # A5
         state = replace(
             state,
@@ -983,7 +1212,12 @@ def _cannot_place(state: State, action: TakeBack | DiscardDraw) -> State:
         )
         return _after_action(state)
     if state.deck == 0:  # A5; never reached while A7 ends the hand on the last draw
-        raise IllegalAction("the deck is empty: there is nothing to draw, the hand is over")
+        raise IllegalAction(
+            refusal(
+                "autumn_leaves.draw.empty",
+                "the deck is empty: there is nothing to draw, the hand is over",
+            )
+        )
     state = replace(
         state,
         revealed=_set(state.revealed, i, None),
@@ -1043,8 +1277,12 @@ def _end_hand(state: State, ended_by: str, winner: str | None) -> State:
 
 def _highest(state: State, action: Highest) -> State:
     if state.phase != SCORE:
-        raise IllegalAction(_not_now(state, "enter highest cards"))
-    entries = _entries(action.cards, "highest cards")
+        raise IllegalAction(
+            _not_now(state, refusal("autumn_leaves.now.highest", "cannot enter highest cards now"))
+        )
+    entries = _entries(
+        action.cards, refusal("autumn_leaves.entries.no-highest", "no highest cards entered")
+    )
     highest = state.highest
     known = state.known_cards()
     for player, card in entries:
@@ -1052,20 +1290,43 @@ def _highest(state: State, action: Highest) -> State:
         size = state.hand_sizes[i]
         mine = state.known_in_hand[i]
         if size == 0:
-            raise IllegalAction(f"{player} has no cards left in hand, so has no highest card")
+            raise IllegalAction(
+                refusal(
+                    "autumn_leaves.highest.no-cards",
+                    "%(player)s has no cards left in hand, so has no highest card",
+                    player=player,
+                )
+            )
         if highest[i] is not None:
             raise IllegalAction(
-                f"{player}'s highest card is already entered as {highest[i]} (undo to change it)"
+                refusal(
+                    "autumn_leaves.highest.twice",
+                    "%(player)s's highest card is already entered as %(card)s (undo to change it)",
+                    player=player,
+                    card=highest[i] or 0,
+                )
             )
         if mine and card < max(mine):
             raise IllegalAction(
-                f"{player} took back {article(max(mine))} {max(mine)} this hand, "
-                f"so their highest card cannot be {card}"
+                refusal(
+                    "autumn_leaves.highest.took-back",
+                    "%(player)s took back %(article)s %(kept)s this hand, so their highest "
+                    "card cannot be %(card)s",
+                    player=player,
+                    article=article(max(mine)),
+                    kept=max(mine),
+                    card=card,
+                )
             )
         if len(mine) == size and card != max(mine):
             raise IllegalAction(
-                f"{player}'s cards are all known ({', '.join(map(str, mine))}), "
-                f"so their highest is {max(mine)}"
+                refusal(
+                    "autumn_leaves.highest.all-known",
+                    "%(player)s's cards are all known (%(cards)s), so their highest is %(high)s",
+                    player=player,
+                    cards=", ".join(map(str, mine)),
+                    high=max(mine),
+                )
             )
         extra = 0
         if card not in mine:
@@ -1076,8 +1337,17 @@ def _highest(state: State, action: Highest) -> State:
         free = extra + sum(copies(r) - known[r] for r in range(1, card + 1))
         if unseen > free:
             raise TooManyCopies(
-                f"{player} holds {_plural(size, 'card')}, so their highest cannot be {card}: "
-                f"not enough cards of rank {card} or lower are left unaccounted for"
+                refusal_n(
+                    "autumn_leaves.highest.too-low",
+                    "%(player)s holds %(n)s card, so their highest cannot be %(card)s: not "
+                    "enough cards of rank %(card)s or lower are left unaccounted for",
+                    "%(player)s holds %(n)s cards, so their highest cannot be %(card)s: not "
+                    "enough cards of rank %(card)s or lower are left unaccounted for",
+                    "n",
+                    player=player,
+                    n=size,
+                    card=card,
+                )
             )
         highest = _set(highest, i, card)
     state = replace(state, highest=highest)
@@ -1106,14 +1376,29 @@ def _score_hand(state: State) -> State:
     return _deal(state.players, state.seed, state.hand + 1, results)
 
 
-def _not_now(state: State, what: str) -> str:
-    waiting_for = {
-        REVEAL: "everyone to reveal a card",
-        PLAY: f"{state.to_act} to play",
-        SCORE: "the highest cards in hand at the end of the hand",
-        OVER: "nothing: the game is over",
-    }[state.phase]
-    return f"cannot {what} now: the table is waiting for {waiting_for}"
+def _not_now(state: State, what: Message) -> Message:
+    """``what`` cannot be done now ("cannot reveal cards now"), and what the
+    table waits for instead."""
+    if state.phase == REVEAL:
+        return refusal(
+            "autumn_leaves.now.waiting-reveal",
+            "%(what)s: the table is waiting for everyone to reveal a card",
+            what=what,
+        )
+    if state.phase == PLAY:
+        return refusal(
+            "autumn_leaves.now.waiting-play",
+            "%(what)s: the table is waiting for %(player)s to play",
+            what=what,
+            player=state.to_act or "?",
+        )
+    if state.phase == SCORE:
+        return refusal(
+            "autumn_leaves.now.waiting-score",
+            "%(what)s: the table is waiting for the highest cards in hand at the end of the hand",
+            what=what,
+        )
+    return refusal("autumn_leaves.now.over", "%(what)s: the game is over", what=what)
 
 
 def check_known(state: State) -> None:

@@ -20,6 +20,7 @@ from companion.rules import autumn_leaves as al
 from companion.rules.cards import article, parse_card
 from companion.rules.errors import RuleError
 from companion.tables.store import Event, resolve_log
+from companion.web.i18n import gettext, message_of, words
 
 from . import FormError, Screen
 
@@ -28,8 +29,12 @@ def _player(form: Mapping[str, str], state: al.State, field: str = "player") -> 
     name = form.get(field, "")
     if name not in state.players:
         if not name:
-            raise FormError("This form does not say which player it is for. Reload the page.")
-        raise FormError(f"There is no player called {name[:40]!r} at this table.")
+            raise FormError(
+                gettext("This form does not say which player it is for. Reload the page.")
+            )
+        raise FormError(
+            gettext("There is no player called %(name)s at this table.", name=repr(name[:40]))
+        )
     return name
 
 
@@ -37,7 +42,9 @@ def _card(text: str, who: str) -> int:
     try:
         return parse_card(text)
     except RuleError as exc:
-        raise FormError(f"{who}'s card: {exc}.") from exc
+        raise FormError(
+            gettext("%(player)s's card: %(why)s.", player=who, why=words(message_of(exc)))
+        ) from exc
 
 
 Entries = tuple[tuple[str, int], ...]
@@ -48,14 +55,14 @@ def _one(form: Mapping[str, str], state: al.State) -> Entries:
     return ((player, _card(form.get("card", ""), player)),)
 
 
-def _many(form: Mapping[str, str], state: al.State, what: str) -> Entries:
+def _many(form: Mapping[str, str], state: al.State, nothing: str) -> Entries:
     entries: list[tuple[str, int]] = []
     for i, player in enumerate(state.players):
         text = form.get(f"card{i}", "").strip()
         if text:
             entries.append((player, _card(text, player)))
     if not entries:
-        raise FormError(f"Tap a card for at least one player ({what}).")
+        raise FormError(nothing)
     return tuple(entries)
 
 
@@ -69,15 +76,23 @@ def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> al
     if action == "reveal":
         return al.Reveal(_one(form, state))
     if action == "reveal-all":
-        return al.Reveal(_many(form, state, "the revealed cards"))
+        return al.Reveal(
+            _many(form, state, gettext("Tap a card for at least one player (the revealed cards)."))
+        )
     if action == "highest":
         return al.Highest(_one(form, state))
     if action == "highest-all":
-        return al.Highest(_many(form, state, "the highest cards in hand"))
+        return al.Highest(
+            _many(
+                form,
+                state,
+                gettext("Tap a card for at least one player (the highest cards in hand)."),
+            )
+        )
     if action == "place":
         player = _player(form, state)
         if not form.get("pile"):
-            raise FormError("Tap the pile the card goes on.")
+            raise FormError(gettext("Tap the pile the card goes on."))
         return al.Place(player, _player(form, state, "pile"))
     if action == "unreveal":
         return al.Unreveal(_player(form, state))
@@ -85,24 +100,39 @@ def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> al
         return al.TakeBack(_player(form, state))
     if action == "discard-draw":
         return al.DiscardDraw(_player(form, state))
-    raise FormError("That button does nothing in Autumn Leaves. Reload the page.")
+    raise FormError(gettext("That button does nothing in Autumn Leaves. Reload the page."))
+
+
+def _and(names: Sequence[str]) -> str:
+    """Names joined into one: "Ana, Ben and Cy" in this phone's language."""
+    if not names:
+        return ""
+    listed = names[0]
+    for name in names[1:]:
+        listed = gettext("%(names)s and %(name)s", names=listed, name=name)
+    return listed
 
 
 def summary(state: al.State) -> str:
     """One line for the list of tables."""
     if state.phase == al.OVER:
-        return (
-            "Game over: "
-            + " and ".join(state.game_winners)
-            + (" wins" if len(state.game_winners) == 1 else " share the win")
-        )
-    return f"Hand {state.hand} of {al.HANDS}, round {state.round}"
+        if len(state.game_winners) == 1:
+            return gettext("Game over: %(player)s wins", player=state.game_winners[0])
+        return gettext("Game over: %(players)s share the win", players=_and(state.game_winners))
+    return gettext(
+        "Hand %(hand)s of %(hands)s, round %(round)s",
+        hand=state.hand,
+        hands=al.HANDS,
+        round=state.round,
+    )
 
 
 def _cards(entries: Any) -> str:
     try:
         return ", ".join(
-            f"{player} (face down)" if card == "hidden" else f"{player} {card}"
+            gettext("%(player)s (face down)", player=player)
+            if card == "hidden"
+            else f"{player} {card}"
             for player, card in entries
         )
     except (TypeError, ValueError):
@@ -112,26 +142,43 @@ def _cards(entries: Any) -> str:
 def describe(action: Mapping[str, Any]) -> str:
     """One logged action in words for the history."""
     kind = action.get("type")
-    player = action.get("player")
+    player = str(action.get("player"))
     if kind == "Reveal":
-        return "Revealed: " + _cards(action.get("cards", ()))
+        return gettext("Revealed: %(cards)s", cards=_cards(action.get("cards", ())))
     if kind == "Place":
-        return _placed(action, "their card")
+        return _placed(action, None)
     if kind == "TakeBack":
-        return f"{player} took their card back"
+        return gettext("%(player)s took their card back", player=player)
     if kind == "Unreveal":
-        return f"{player} took back the card they had entered"
+        return gettext("%(player)s took back the card they had entered", player=player)
     if kind == "DiscardDraw":
-        return f"{player} discarded their card and drew"
+        return gettext("%(player)s discarded their card and drew", player=player)
     if kind == "Highest":
-        return "Highest in hand: " + _cards(action.get("cards", ()))
+        return gettext("Highest in hand: %(cards)s", cards=_cards(action.get("cards", ())))
     return str(kind)
 
 
-def _placed(action: Mapping[str, Any], what: str) -> str:
-    player, pile = action.get("player"), action.get("pile")
-    where = "their own pile" if pile == player else f"{pile}'s pile"
-    return f"{player} placed {what} on {where}"
+def _placed(action: Mapping[str, Any], card: int | None) -> str:
+    """A placement in words, naming the card put down when it is known."""
+    player, pile = str(action.get("player")), str(action.get("pile"))
+    if card is None:
+        if pile == player:
+            return gettext("%(player)s placed their card on their own pile", player=player)
+        return gettext("%(player)s placed their card on %(pile)s's pile", player=player, pile=pile)
+    if pile == player:
+        return gettext(
+            "%(player)s placed %(article)s %(card)s on their own pile",
+            player=player,
+            article=article(card),
+            card=card,
+        )
+    return gettext(
+        "%(player)s placed %(article)s %(card)s on %(pile)s's pile",
+        player=player,
+        article=article(card),
+        card=card,
+        pile=pile,
+    )
 
 
 def describe_events(events: Sequence[Event], shown: Sequence[Event]) -> dict[int, str]:
@@ -157,7 +204,7 @@ def describe_events(events: Sequence[Event], shown: Sequence[Event]) -> dict[int
         counted = resolve_log([e for e in events if e.seq < event.seq]).actions
         card = _revealed_card(counted, action.get("player"))
         if card is not None:
-            told[event.seq] = _placed(action, f"{article(card)} {card}")
+            told[event.seq] = _placed(action, card)
     return told
 
 
