@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import IllegalAction, RuleError, TooManyCopies
+from .messages import Message, Param, plain, refusal, refusal_n
 
 #: The five leaf colours; the order is the North Wind's preference (N3).
 COLOURS: tuple[str, ...] = ("red", "orange", "brown", "yellow", "green")
@@ -39,6 +40,22 @@ ACTION_NAMES: dict[str, str] = {
     "brown": "climb the tree",
     "yellow": "gain a sun token",
     "green": "draw a leaf card",
+}
+
+#: The colours and the actions in words, worded where they are shown.
+COLOUR_WORDS: dict[str, Message] = {
+    "red": refusal("leaf.colour.red", "red"),
+    "orange": refusal("leaf.colour.orange", "orange"),
+    "brown": refusal("leaf.colour.brown", "brown"),
+    "yellow": refusal("leaf.colour.yellow", "yellow"),
+    "green": refusal("leaf.colour.green", "green"),
+}
+ACTION_WORDS: dict[str, Message] = {
+    "red": refusal("leaf.action.red", "grow a mushroom"),
+    "orange": refusal("leaf.action.orange", "gain an animal"),
+    "brown": refusal("leaf.action.brown", "climb the tree"),
+    "yellow": refusal("leaf.action.yellow", "gain a sun token"),
+    "green": refusal("leaf.action.green", "draw a leaf card"),
 }
 
 #: The six leaf shapes of the Leaf box, as keys; ``LEAF_NAMES`` spells them.
@@ -57,6 +74,16 @@ LEAF_NAMES: dict[str, str] = {
     "sassafras": "sassafras",
     "silver-maple": "silver maple",
     "trident-maple": "trident maple",
+}
+
+#: The leaf shapes' names as words for people (the trees' names in each language).
+LEAF_WORDS: dict[str, Message] = {
+    "sweetgum": refusal("leaf.shape.sweetgum", "sweetgum"),
+    "tulip-poplar": refusal("leaf.shape.tulip-poplar", "tulip poplar"),
+    "ginkgo": refusal("leaf.shape.ginkgo", "ginkgo"),
+    "sassafras": refusal("leaf.shape.sassafras", "sassafras"),
+    "silver-maple": refusal("leaf.shape.silver-maple", "silver maple"),
+    "trident-maple": refusal("leaf.shape.trident-maple", "trident maple"),
 }
 
 #: The eight animal types of the animal deck.
@@ -81,6 +108,52 @@ ANIMAL_PLURALS: dict[str, str] = {
     "raven": "ravens",
 }
 
+#: The animals' names for people: one animal, and a type's cards together.
+ANIMAL_WORDS: dict[str, Message] = {
+    "fox": refusal("leaf.animal.fox", "fox"),
+    "turtle": refusal("leaf.animal.turtle", "turtle"),
+    "frog": refusal("leaf.animal.frog", "frog"),
+    "owl": refusal("leaf.animal.owl", "owl"),
+    "hedgehog": refusal("leaf.animal.hedgehog", "hedgehog"),
+    "squirrel": refusal("leaf.animal.squirrel", "squirrel"),
+    "blackbird": refusal("leaf.animal.blackbird", "blackbird"),
+    "raven": refusal("leaf.animal.raven", "raven"),
+}
+ANIMAL_PLURAL_WORDS: dict[str, Message] = {
+    "fox": refusal("leaf.animals.fox", "foxes"),
+    "turtle": refusal("leaf.animals.turtle", "turtles"),
+    "frog": refusal("leaf.animals.frog", "frogs"),
+    "owl": refusal("leaf.animals.owl", "owls"),
+    "hedgehog": refusal("leaf.animals.hedgehog", "hedgehogs"),
+    "squirrel": refusal("leaf.animals.squirrel", "squirrels"),
+    "blackbird": refusal("leaf.animals.blackbird", "blackbirds"),
+    "raven": refusal("leaf.animals.raven", "ravens"),
+}
+
+
+def animal_count(animal: str, count: int) -> Message:
+    """``"1 fox"``, ``"2 foxes"`` as a message (each language its plural forms)."""
+    n = {"n": count}
+    counted = {
+        "fox": refusal_n("leaf.count.fox", "%(n)s fox", "%(n)s foxes", "n", **n),
+        "turtle": refusal_n("leaf.count.turtle", "%(n)s turtle", "%(n)s turtles", "n", **n),
+        "frog": refusal_n("leaf.count.frog", "%(n)s frog", "%(n)s frogs", "n", **n),
+        "owl": refusal_n("leaf.count.owl", "%(n)s owl", "%(n)s owls", "n", **n),
+        "hedgehog": refusal_n("leaf.count.hedgehog", "%(n)s hedgehog", "%(n)s hedgehogs", "n", **n),
+        "squirrel": refusal_n("leaf.count.squirrel", "%(n)s squirrel", "%(n)s squirrels", "n", **n),
+        "blackbird": refusal_n(
+            "leaf.count.blackbird", "%(n)s blackbird", "%(n)s blackbirds", "n", **n
+        ),
+        "raven": refusal_n("leaf.count.raven", "%(n)s raven", "%(n)s ravens", "n", **n),
+    }
+    return counted.get(animal) or plain(plural(animal, count))
+
+
+def what(words: str | Message) -> Message:
+    """What a count is, as a message (plain English words get no id)."""
+    return words if isinstance(words, Message) else plain(words)
+
+
 #: Ruling of our own (LX2): 48 animal cards in 8 types, so 6 of each.
 COPIES_PER_ANIMAL = 6
 #: Each player has 15 mushroom tokens (babies and adults together).
@@ -96,18 +169,47 @@ MAX_TIPS = 12
 MOST_SPACES_CLIMBED = 15
 
 
-def _count(value: object, what: str, *, low: int = 0, high: int | None = None) -> int:
-    """``value`` as an int in ``low..high``; raises RuleError naming ``what``."""
+def _count(value: object, named: str | Message, *, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high``; raises RuleError naming what it counts."""
+    thing = what(named)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} must be a whole number, not {value!r}")
+        raise RuleError(
+            refusal(
+                "leaf.count.not-whole",
+                "%(what)s must be a whole number, not %(value)s",
+                what=thing,
+                value=repr(value),
+            )
+        )
     if value < low:
-        raise RuleError(f"{what} cannot be {value}: it must be at least {low}")
+        raise RuleError(
+            refusal(
+                "leaf.count.too-few",
+                "%(what)s cannot be %(value)s: it must be at least %(low)s",
+                what=thing,
+                value=value,
+                low=low,
+            )
+        )
     if high is not None and value > high:
-        raise RuleError(f"{what} cannot be {value}: it is at most {high}")
+        raise RuleError(
+            refusal(
+                "leaf.count.too-many",
+                "%(what)s cannot be %(value)s: it is at most %(high)s",
+                what=thing,
+                value=value,
+                high=high,
+            )
+        )
     return value
 
 
-def check_climb(spaces: object, squirrel: str = "the squirrel", height: str = "") -> int:
+THE_SQUIRREL = refusal("leaf.what.the-squirrel", "the squirrel")
+
+
+def check_climb(
+    spaces: object, squirrel: str | Message = THE_SQUIRREL, height: str | Message = ""
+) -> int:
     """``spaces`` climbed by ``squirrel``, if the tree can hold it (LX3).
 
     ``height`` names the count in a message about its type (by default
@@ -124,11 +226,21 @@ def check_climb(spaces: object, squirrel: str = "the squirrel", height: str = ""
     companion.rules.errors.RuleError: Ana's squirrel cannot have climbed 40 spaces: no path up \
 the tree is longer than 15 spaces, start space to top (LX3)
     """
-    n = _count(spaces, height or f"{squirrel}'s height")
+    who = what(squirrel)
+    n = _count(spaces, height or refusal("leaf.what.height", "%(squirrel)s's height", squirrel=who))
     if n > MOST_SPACES_CLIMBED:
         raise RuleError(
-            f"{squirrel} cannot have climbed {n} spaces: no path up the tree is longer "
-            f"than {MOST_SPACES_CLIMBED} spaces, start space to top (LX3)"
+            refusal_n(
+                "leaf.tree.too-high",
+                "%(squirrel)s cannot have climbed %(n)s space: no path up the tree is longer "
+                "than %(most)s spaces, start space to top (LX3)",
+                "%(squirrel)s cannot have climbed %(n)s spaces: no path up the tree is longer "
+                "than %(most)s spaces, start space to top (LX3)",
+                "n",
+                squirrel=who,
+                n=n,
+                most=MOST_SPACES_CLIMBED,
+            )
         )
     return n
 
@@ -146,21 +258,42 @@ def plural(animal: str, count: int) -> str:
 def check_animal(animal: object) -> str:
     """``animal`` if it is one of :data:`ANIMALS`; raises RuleError otherwise."""
     if not isinstance(animal, str) or animal not in ANIMALS:
-        raise RuleError(f"{animal!r} is not an animal of Leaf; the types are {', '.join(ANIMALS)}")
+        raise RuleError(
+            refusal(
+                "leaf.animal.unknown",
+                "%(animal)s is not an animal of Leaf; the types are %(types)s",
+                animal=repr(animal),
+                types=", ".join(ANIMALS),
+            )
+        )
     return animal
 
 
 def check_colour(colour: object) -> str:
     """``colour`` if it is one of :data:`COLOURS`; raises RuleError otherwise."""
     if not isinstance(colour, str) or colour not in COLOURS:
-        raise RuleError(f"{colour!r} is not a leaf colour; the colours are {', '.join(COLOURS)}")
+        raise RuleError(
+            refusal(
+                "leaf.colour.unknown",
+                "%(colour)s is not a leaf colour; the colours are %(colours)s",
+                colour=repr(colour),
+                colours=", ".join(COLOURS),
+            )
+        )
     return colour
 
 
 def check_leaf(shape: object) -> str:
     """``shape`` if it is one of :data:`LEAF_SHAPES`; raises RuleError otherwise."""
     if not isinstance(shape, str) or shape not in LEAF_SHAPES:
-        raise RuleError(f"{shape!r} is not a leaf shape; the shapes are {', '.join(LEAF_SHAPES)}")
+        raise RuleError(
+            refusal(
+                "leaf.shape.unknown",
+                "%(shape)s is not a leaf shape; the shapes are %(shapes)s",
+                shape=repr(shape),
+                shapes=", ".join(LEAF_SHAPES),
+            )
+        )
     return shape
 
 
@@ -176,8 +309,13 @@ def animal_acorns(count: int) -> int:
     >>> [animal_acorns(n) for n in range(7)]
     [0, 1, 3, 6, 7, 8, 9]
     """
-    n = _count(count, "the number of animals")
+    n = _count(count, refusal("leaf.what.animals", "the number of animals"))
     return (0, 1, 3, 6)[n] if n <= 3 else 6 + (n - 3)  # L1
+
+
+GROUP_SIZE = refusal("leaf.what.group-size", "the size of a mushroom group")
+SUN_TOKENS = refusal("leaf.what.sun", "sun tokens")
+LEAF_CARDS = refusal("leaf.what.leaf-cards", "leaf cards")
 
 
 def mushroom_acorns(group_size: int) -> int:
@@ -189,7 +327,7 @@ def mushroom_acorns(group_size: int) -> int:
     >>> [mushroom_acorns(n) for n in range(7)]
     [0, 1, 3, 8, 9, 10, 11]
     """
-    n = _count(group_size, "the size of a mushroom group")
+    n = _count(group_size, GROUP_SIZE)
     return (0, 1, 3, 8)[n] if n <= 3 else 8 + (n - 3)  # L2
 
 
@@ -201,7 +339,7 @@ def leftover_acorns(sun: int, leaf_cards: int) -> int:
     >>> leftover_acorns(1, 1), leftover_acorns(0, 5)
     (1, 2)
     """
-    return (_count(sun, "sun tokens") + _count(leaf_cards, "leaf cards")) // 2  # L3
+    return (_count(sun, SUN_TOKENS) + _count(leaf_cards, LEAF_CARDS)) // 2  # L3
 
 
 def tree_acorns(heights: Mapping[str, int]) -> dict[str, int]:
@@ -221,7 +359,12 @@ def tree_acorns(heights: Mapping[str, int]) -> dict[str, int]:
     {'Ana': 0, 'Ben': 0}
     """
     checked = {
-        p: check_climb(h, f"{p}'s squirrel", f"{p}'s squirrel height") for p, h in heights.items()
+        p: check_climb(
+            h,
+            refusal("leaf.what.squirrel-of", "%(player)s's squirrel", player=p),
+            refusal("leaf.what.height-of", "%(player)s's squirrel height", player=p),
+        )
+        for p, h in heights.items()
     }
     awards = {p: 0 for p in checked}
     for player, height in checked.items():
@@ -248,17 +391,42 @@ def leaf_actions(tips: Mapping[str, int]) -> tuple[str, ...]:
 
 def _tips(tips: Mapping[str, int]) -> dict[str, int]:
     if not isinstance(tips, Mapping):
-        raise RuleError(f"tips must map colours to counts, not {tips!r}")
+        raise RuleError(
+            refusal(
+                "leaf.tips.not-counts",
+                "tips must map colours to counts, not %(tips)s",
+                tips=repr(tips),
+            )
+        )
     counts = dict.fromkeys(COLOURS, 0)
     for colour, n in tips.items():
-        counts[check_colour(colour)] = _count(n, f"the number of {colour} tips", high=MAX_TIPS)
+        counts[check_colour(colour)] = 0
+        counts[colour] = _count(
+            n,
+            refusal("leaf.what.tips", "the number of %(colour)s tips", colour=COLOUR_WORDS[colour]),
+            high=MAX_TIPS,
+        )
     total = sum(counts.values())
     if total > MAX_TIPS:
-        raise RuleError(f"{total} tips in all is too many: a leaf touches at most {MAX_TIPS}")
+        raise RuleError(
+            refusal(
+                "leaf.tips.too-many",
+                "%(total)s tips in all is too many: a leaf touches at most %(most)s",
+                total=total,
+                most=MAX_TIPS,
+            )
+        )
     return counts
 
 
-def check_animal_supply(holders: Mapping[str, Mapping[str, int]]) -> None:
+def listed(items: Sequence[Param]) -> Param:
+    """Items (names, numbers or messages) as one comma-separated value."""
+    if len(items) == 1:
+        return items[0]
+    return refusal("leaf.list", "%(first)s, %(rest)s", first=items[0], rest=listed(items[1:]))
+
+
+def check_animal_supply(holders: Mapping[str | Message, Mapping[str, int]]) -> None:
     """Refuse animal counts that need more cards of a type than the deck has (LX2).
 
     ``holders`` maps who holds animals (a player's Winter Den, the North
@@ -277,14 +445,31 @@ but these counts hold 7 (Ana 4, Ben 3)
         held = [(who, n) for who, counts in holders.items() if (n := counts.get(animal, 0))]
         total = sum(n for _, n in held)
         if total > COPIES_PER_ANIMAL:
-            who = ", ".join(f"{name} {n}" for name, n in held)
+            who = listed(
+                [refusal("leaf.holds", "%(who)s %(n)s", who=name, n=n) for name, n in held]
+            )
             raise TooManyCopies(
-                f"there are only {COPIES_PER_ANIMAL} {ANIMAL_PLURALS[animal]} in the animal deck, "
-                f"but these counts hold {total} ({who})"
+                refusal(
+                    "leaf.animals.too-many",
+                    "there are only %(copies)s %(animals)s in the animal deck, "
+                    "but these counts hold %(total)s (%(who)s)",
+                    copies=COPIES_PER_ANIMAL,
+                    animals=ANIMAL_PLURAL_WORDS[animal],
+                    total=total,
+                    who=who,
+                )
             )
 
 
 # --- Tallies, breakdowns and the winner (L5) -------------------------------------------
+
+
+def _not_a_den(den: object) -> Message:
+    return refusal(
+        "leaf.den.not-counts",
+        "the Winter Den must map animal types to counts, not %(den)s",
+        den=repr(den),
+    )
 
 
 @dataclass(frozen=True)
@@ -309,29 +494,43 @@ class Tally:
 
     def __post_init__(self) -> None:
         if not isinstance(self.den, Mapping):
-            raise RuleError(f"the Winter Den must map animal types to counts, not {self.den!r}")
+            raise RuleError(_not_a_den(self.den))
         for animal, n in self.den.items():
             check_animal(animal)
             _count(
                 n,
-                f"the number of {ANIMAL_PLURALS[animal]} in the Winter Den",
+                refusal(
+                    "leaf.what.den",
+                    "the number of %(animals)s in the Winter Den",
+                    animals=ANIMAL_PLURAL_WORDS[animal],
+                ),
                 high=COPIES_PER_ANIMAL,
             )
         groups = tuple(self.mushroom_groups)
         for size in groups:
-            _count(size, "the size of a mushroom group", low=1, high=MUSHROOMS_PER_PLAYER)
+            _count(size, GROUP_SIZE, low=1, high=MUSHROOMS_PER_PLAYER)
         if sum(groups) > MUSHROOMS_PER_PLAYER:
             raise RuleError(
-                f"mushroom groups of {'+'.join(map(str, groups))} make {sum(groups)} adults, "
-                f"but a player has only {MUSHROOMS_PER_PLAYER} mushrooms"
+                refusal(
+                    "leaf.groups.too-many",
+                    "mushroom groups of %(groups)s make %(adults)s adults, "
+                    "but a player has only %(most)s mushrooms",
+                    groups="+".join(map(str, groups)),
+                    adults=sum(groups),
+                    most=MUSHROOMS_PER_PLAYER,
+                )
             )
         object.__setattr__(self, "mushroom_groups", groups)
         check_climb(self.tree)  # LX3
-        _count(self.sun, "sun tokens")
-        _count(self.leaf_cards, "leaf cards", high=LEAF_CARD_COUNT)
-        _count(self.acorn_tokens, "acorn tokens")
-        _count(self.minus_three, '"-3" tokens')
-        _count(self.forest, "animals in the Forest", high=COPIES_PER_ANIMAL * len(ANIMALS))
+        _count(self.sun, SUN_TOKENS)
+        _count(self.leaf_cards, LEAF_CARDS, high=LEAF_CARD_COUNT)
+        _count(self.acorn_tokens, refusal("leaf.what.acorn-tokens", "acorn tokens"))
+        _count(self.minus_three, refusal("leaf.what.minus-three", '"-3" tokens'))
+        _count(
+            self.forest,
+            refusal("leaf.what.forest", "animals in the Forest"),
+            high=COPIES_PER_ANIMAL * len(ANIMALS),
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tally:
@@ -340,7 +539,13 @@ class Tally:
         Raises :class:`RuleError` for unknown or badly typed fields.
         """
         if not isinstance(data, Mapping):
-            raise RuleError(f"a tally must be a mapping of counts, not {data!r}")
+            raise RuleError(
+                refusal(
+                    "leaf.tally.not-counts",
+                    "a tally must be a mapping of counts, not %(data)s",
+                    data=repr(data),
+                )
+            )
         known = {
             "den",
             "mushroom_groups",
@@ -353,13 +558,25 @@ class Tally:
         }
         extra = set(data) - known
         if extra:
-            raise RuleError(f"a tally has no field {sorted(extra)[0]!r}")
+            raise RuleError(
+                refusal(
+                    "leaf.tally.no-field",
+                    "a tally has no field %(field)s",
+                    field=repr(sorted(extra)[0]),
+                )
+            )
         den = data.get("den", {})
         if not isinstance(den, Mapping):
-            raise RuleError(f"the Winter Den must map animal types to counts, not {den!r}")
+            raise RuleError(_not_a_den(den))
         groups = data.get("mushroom_groups", ())
         if not isinstance(groups, list | tuple):
-            raise RuleError(f"mushroom groups must be a list of sizes, not {groups!r}")
+            raise RuleError(
+                refusal(
+                    "leaf.groups.not-a-list",
+                    "mushroom groups must be a list of sizes, not %(groups)s",
+                    groups=repr(groups),
+                )
+            )
         return cls(
             den=dict(den),
             mushroom_groups=tuple(groups),
@@ -439,7 +656,9 @@ def score(tallies: Mapping[str, Tally], *, bonus: Mapping[str, int] | None = Non
     (33, ('Hera',))
     """
     if not tallies:
-        raise RuleError("nobody to score: enter at least one player's tally")
+        raise RuleError(
+            refusal("leaf.score.nobody", "nobody to score: enter at least one player's tally")
+        )
     check_animal_supply({p: t.den for p, t in tallies.items()})  # LX2
     trees = tree_acorns({p: t.tree for p, t in tallies.items()})
     extra = dict(bonus or {})
@@ -452,7 +671,10 @@ def score(tallies: Mapping[str, Tally], *, bonus: Mapping[str, int] | None = Non
             mushrooms=sum(mushroom_acorns(g) for g in t.mushroom_groups),  # L2
             leftover=leftover_acorns(t.sun, t.leaf_cards),  # L3
             tree=trees[player],  # L4
-            bonus=_count(extra.get(player, 0), f"{player}'s bonus"),
+            bonus=_count(
+                extra.get(player, 0),
+                refusal("leaf.what.bonus", "%(player)s's bonus", player=player),
+            ),
         )
     best = max(b.total for b in breakdowns.values())
     leaders = [p for p, b in breakdowns.items() if b.total == best]
@@ -502,9 +724,15 @@ def new_game(players: Sequence[str]) -> State:
     """
     names = tuple(players)
     if not 2 <= len(names) <= 4:
-        raise RuleError(f"Leaf is scored for 2 to 4 players, not {len(names)}")
+        raise RuleError(
+            refusal(
+                "leaf.players.how-many",
+                "Leaf is scored for 2 to 4 players, not %(n)s",
+                n=len(names),
+            )
+        )
     if len(set(names)) != len(names):
-        raise RuleError("two players have the same name")
+        raise RuleError(refusal("leaf.players.same-name", "two players have the same name"))
     return State(players=names)
 
 
@@ -516,9 +744,21 @@ def apply(state: State, action: object) -> State:
     tallies already entered (more than 6 animals of a type in all: LX2).
     """
     if not isinstance(action, EnterTally):
-        raise IllegalAction(f"{type(action).__name__} is not an action of a Leaf score sheet")
+        raise IllegalAction(
+            refusal(
+                "leaf.action.unknown",
+                "%(action)s is not an action of a Leaf score sheet",
+                action=type(action).__name__,
+            )
+        )
     if action.player not in state.players:
-        raise IllegalAction(f"{action.player!r} is not playing at this table")
+        raise IllegalAction(
+            refusal(
+                "leaf.player.unknown",
+                "%(player)s is not playing at this table",
+                player=repr(action.player),
+            )
+        )
     tally = Tally.from_dict(action.tally)
     entered = dict(state.tallies)
     entered[action.player] = tally

@@ -38,21 +38,42 @@ from typing import Any
 from . import leaf
 from .errors import IllegalAction, RuleError
 from .leaf import (
+    ANIMAL_PLURAL_WORDS,
+    ANIMAL_WORDS,
     ANIMALS,
+    COLOUR_WORDS,
     COLOURS,
     COPIES_PER_ANIMAL,
-    LEAF_NAMES,
+    GROUP_SIZE,
     LEAF_SHAPES,
+    LEAF_WORDS,
     MUSHROOMS_PER_PLAYER,
+    animal_count,
     check_animal,
     check_colour,
     check_leaf,
-    plural,
+    listed,
 )
+from .messages import Message, Param, refusal, refusal_n
 
 ARROWS: tuple[str, ...] = ("top-left", "bottom-right")
+ARROW_WORDS: dict[str, Message] = {
+    "top-left": refusal("nw.arrow.top-left", "top-left"),
+    "bottom-right": refusal("nw.arrow.bottom-right", "bottom-right"),
+}
 #: At a fork on the tree, the arrow picks the path (N9).
 FORK_PATH = {"top-left": "left", "bottom-right": "right"}
+PATH_WORDS: dict[str, Message] = {
+    "left": refusal("nw.path.left", "left"),
+    "right": refusal("nw.path.right", "right"),
+}
+DIFFICULTY_WORDS: dict[str, Message] = {
+    "easy": refusal("nw.difficulty.easy", "easy"),
+    "normal": refusal("nw.difficulty.normal", "normal"),
+    "hard": refusal("nw.difficulty.hard", "hard"),
+}
+#: The North Wind as a player is called in the rules' words.
+THE_NORTH_WIND = refusal("nw.name.the", "the North Wind")
 DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard")
 #: N1: the North Wind's starting sun and number of random animals.
 STARTING = {"easy": (1, 0), "normal": (1, 2), "hard": (2, 3)}
@@ -82,7 +103,7 @@ def leaf_boost(connected_tips: int) -> bool:
     >>> [leaf_boost(n) for n in (2, 3, 4, 5)]
     [True, True, False, False]
     """
-    n = leaf._count(connected_tips, "the number of connected tips")
+    n = leaf._count(connected_tips, refusal("nw.what.tips", "the number of connected tips"))
     return n <= BOOST_LIMIT  # N4
 
 
@@ -95,19 +116,37 @@ def placement_key(card_colour: str, candidate: Mapping[str, object]) -> tuple[in
     """
     colour = check_colour(card_colour)
     if not isinstance(candidate, Mapping):
-        raise RuleError(f"a candidate placement must be a mapping, not {candidate!r}")
+        raise RuleError(
+            refusal(
+                "nw.candidate.not-a-mapping",
+                "a candidate placement must be a mapping, not %(candidate)s",
+                candidate=repr(candidate),
+            )
+        )
     tips_value = candidate.get("tips")
     if not isinstance(tips_value, Mapping):
-        raise RuleError(f"a candidate needs its tips by colour, got {tips_value!r}")
+        raise RuleError(
+            refusal(
+                "nw.candidate.no-tips",
+                "a candidate needs its tips by colour, got %(tips)s",
+                tips=repr(tips_value),
+            )
+        )
     tips = leaf._tips(tips_value)
     total = sum(tips.values())
     human = leaf._count(
-        candidate.get("human_mushroom_leaves", 0), "leaves with the human's mushrooms"
+        candidate.get("human_mushroom_leaves", 0),
+        refusal("nw.what.human-leaves", "leaves with the human's mushrooms"),
     )
     if human > total:
         raise RuleError(
-            f"a placement touching {total} tips cannot touch {human} leaves "
-            "with the human's mushrooms"
+            refusal(
+                "nw.candidate.too-many-leaves",
+                "a placement touching %(total)s tips cannot touch %(human)s leaves "
+                "with the human's mushrooms",
+                total=total,
+                human=human,
+            )
         )
     return (tips[colour], total, -human, *(tips[c] for c in COLOURS))  # N3 A, B, C, order
 
@@ -125,7 +164,7 @@ def choose_placement(card_colour: str, candidates: Sequence[Mapping[str, object]
     [0, 1]
     """
     if not candidates:
-        raise RuleError("enter at least one candidate placement")
+        raise RuleError(refusal("nw.candidate.none", "enter at least one candidate placement"))
     keys = [placement_key(card_colour, c) for c in candidates]
     best = max(keys)
     return [i for i, k in enumerate(keys) if k == best]
@@ -135,19 +174,42 @@ def _check_mat(mat: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
     checked: list[tuple[str, bool]] = []
     for slot in mat:
         if not isinstance(slot, tuple | list) or len(slot) != 2:
-            raise RuleError(f"an animal on the mat is (type, has acorn icon), not {slot!r}")
+            raise RuleError(
+                refusal(
+                    "nw.mat.not-a-slot",
+                    "an animal on the mat is (type, has acorn icon), not %(slot)s",
+                    slot=repr(slot),
+                )
+            )
         animal, acorn = slot
         if not isinstance(acorn, bool):
-            raise RuleError(f"the acorn icon of {animal!r} must be yes or no, not {acorn!r}")
+            raise RuleError(
+                refusal(
+                    "nw.mat.acorn",
+                    "the acorn icon of %(animal)s must be yes or no, not %(acorn)s",
+                    animal=repr(animal),
+                    acorn=repr(acorn),
+                )
+            )
         checked.append((check_animal(animal), acorn))
     return checked
 
 
-def _check_forest(forest: Mapping[str, int], where: str = "Forest") -> dict[str, int]:
+def _check_forest(forest: Mapping[str, int]) -> dict[str, int]:
     if not isinstance(forest, Mapping):
-        raise RuleError(f"the {where} must map animal types to counts, not {forest!r}")
+        raise RuleError(
+            refusal(
+                "nw.forest.not-counts",
+                "the Forest must map animal types to counts, not %(forest)s",
+                forest=repr(forest),
+            )
+        )
     return {
-        check_animal(a): leaf._count(n, f"{a} count in the {where}", high=COPIES_PER_ANIMAL)
+        check_animal(a): leaf._count(
+            n,
+            refusal("nw.what.forest", "%(animal)s count in the Forest", animal=ANIMAL_WORDS[a]),
+            high=COPIES_PER_ANIMAL,
+        )
         for a, n in forest.items()
     }
 
@@ -163,6 +225,14 @@ def animal_key(slot: tuple[str, bool], forest: Mapping[str, int]) -> tuple[int, 
     have = forest.get(animal, 0)
     req1 = have > 0
     return (int(req1) + int(acorn), int(req1), int(have == 2))
+
+
+def _not_an_arrow(arrow: object) -> Message:
+    return refusal(
+        "nw.arrow.unknown",
+        "%(arrow)s is not an arrow; it is top-left or bottom-right",
+        arrow=repr(arrow),
+    )
 
 
 def choose_animal(
@@ -183,7 +253,7 @@ def choose_animal(
     0
     """
     if arrow not in ARROWS:
-        raise RuleError(f"{arrow!r} is not an arrow; it is top-left or bottom-right")
+        raise RuleError(_not_an_arrow(arrow))
     slots = _check_mat(mat)
     counts = _check_forest(forest)
     best: int | None = None
@@ -236,10 +306,20 @@ class Card:
         check_leaf(self.leaf)
         check_colour(self.colour)
         if self.arrow not in ARROWS:
-            raise RuleError(f"{self.arrow!r} is not an arrow; it is top-left or bottom-right")
+            raise RuleError(_not_an_arrow(self.arrow))
 
     def describe(self) -> str:
-        return f"{LEAF_NAMES[self.leaf]}, {self.colour}, arrow {self.arrow}"
+        return str(self.words())
+
+    def words(self) -> Message:
+        """The card in words: its leaf, its colour and its arrow."""
+        return refusal(
+            "nw.card",
+            "%(leaf)s, %(colour)s, arrow %(arrow)s",
+            leaf=LEAF_WORDS[self.leaf],
+            colour=COLOUR_WORDS[self.colour],
+            arrow=ARROW_WORDS[self.arrow],
+        )
 
 
 # --- State -----------------------------------------------------------------------------
@@ -289,7 +369,7 @@ class State:
     season_advances: int = 0
     human_advanced: bool = False
     winter: bool = False
-    winter_reason: str = ""
+    winter_reason: Message | None = None
     card: Card | None = None
     tips: Counts = ()
     boosted: bool = False
@@ -297,7 +377,8 @@ class State:
     reds_done: int = 0
     mat: tuple[Slot, ...] = (None,) * MAT_SLOTS
     frost_then: str = ""
-    notes: tuple[str, ...] = ()
+    #: What the North Wind did this turn, in words worded where they are shown.
+    notes: tuple[Message, ...] = ()
     result: leaf.Result | None = None
     human_tally: leaf.Tally | None = None
     north_wind_tally: leaf.Tally | None = None
@@ -500,16 +581,29 @@ def new_game(human: str = "You", difficulty: str = "normal") -> State:
     Raises :class:`RuleError` for an unknown difficulty or an empty name.
     """
     if difficulty not in DIFFICULTIES:
-        raise RuleError(f"{difficulty!r} is not a difficulty; choose easy, normal or hard")
+        raise RuleError(
+            refusal(
+                "nw.difficulty.unknown",
+                "%(difficulty)s is not a difficulty; choose easy, normal or hard",
+                difficulty=repr(difficulty),
+            )
+        )
     if not isinstance(human, str) or not human.strip():
-        raise RuleError("the human player needs a name")
+        raise RuleError(refusal("nw.human.no-name", "the human player needs a name"))
     sun, animals = STARTING[difficulty]  # N1
     return State(
         human=human.strip(),
         difficulty=difficulty,
         phase="setup" if animals else "human",
         sun=sun,
-        notes=(f"Give the North Wind {sun} sun. {human.strip()} plays first.",),
+        notes=(
+            refusal(
+                "nw.note.start",
+                "Give the North Wind %(sun)s sun. %(human)s plays first.",
+                sun=sun,
+                human=human.strip(),
+            ),
+        ),
     )
 
 
@@ -526,31 +620,63 @@ def apply(state: State, action: object) -> State:
     """
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalAction(f"{action!r} is not a North Wind action")
+        raise IllegalAction(
+            refusal(
+                "nw.action.unknown", "%(action)s is not a North Wind action", action=repr(action)
+            )
+        )
     if state.phase == "over" and not isinstance(action, Achieve):
-        raise IllegalAction("the game is over; only achievements can be ticked now")
+        raise IllegalAction(
+            refusal("nw.over", "the game is over; only achievements can be ticked now")
+        )
     new: State = handler(state, action)
     return new
 
 
-def _expect(state: State, *phases: str, doing: str) -> None:
+def _expect(state: State, *phases: str, doing: Message) -> None:
     if state.phase not in phases:
-        raise IllegalAction(f"cannot {doing} now: {waiting_for(state)}")
+        raise IllegalAction(
+            refusal(
+                "nw.not-now",
+                "cannot %(doing)s now: %(waiting)s",
+                doing=doing,
+                waiting=waiting_for(state),
+            )
+        )
 
 
-def waiting_for(state: State) -> str:
+def waiting_for(state: State) -> Message:
     """What the game needs next, in words for the table."""
-    return {
-        "setup": f"first enter the North Wind's {STARTING[state.difficulty][1]} starting animals",
-        "human": f"it is {state.human}'s turn",
-        "draw": "the North Wind needs its card drawn",
-        "place": "the North Wind's leaf has to be placed",
-        "act": f"the North Wind is taking its {state.current} action",
-        "season": "the North Wind is advancing the season",
-        "frost": "the North Wind is hibernating its animals",
-        "scoring": "the game is being scored",
-        "over": "the game is over",
-    }.get(state.phase, state.phase)
+    phase = state.phase
+    if phase == "setup":
+        return refusal_n(
+            "nw.waiting.setup",
+            "first enter the North Wind's %(n)s starting animal",
+            "first enter the North Wind's %(n)s starting animals",
+            "n",
+            n=STARTING[state.difficulty][1],
+        )
+    if phase == "human":
+        return refusal("nw.waiting.human", "it is %(human)s's turn", human=state.human)
+    if phase == "act":
+        return refusal(
+            "nw.waiting.act",
+            "the North Wind is taking its %(colour)s action",
+            colour=_colour(state.current),
+        )
+    waiting = {
+        "draw": refusal("nw.waiting.draw", "the North Wind needs its card drawn"),
+        "place": refusal("nw.waiting.place", "the North Wind's leaf has to be placed"),
+        "season": refusal("nw.waiting.season", "the North Wind is advancing the season"),
+        "frost": refusal("nw.waiting.frost", "the North Wind is hibernating its animals"),
+        "scoring": refusal("nw.waiting.scoring", "the game is being scored"),
+        "over": refusal("nw.waiting.over", "the game is over"),
+    }
+    return waiting.get(phase) or refusal("nw.waiting.phase", "%(phase)s", phase=phase)
+
+
+def _colour(colour: str | None) -> Message | str:
+    return COLOUR_WORDS.get(colour or "") or str(colour)
 
 
 def _add(counts: Counts, animal: str, n: int = 1) -> Counts:
@@ -572,18 +698,33 @@ def _check_copies(state: State, mat: Iterable[Slot] = (), extra: Iterable[str] =
     for a, n in seen.items():
         if n > COPIES_PER_ANIMAL:
             raise RuleError(
-                f"there are only {COPIES_PER_ANIMAL} {leaf.ANIMAL_PLURALS[a]} in the animal deck, "
-                f"but that would put {n} on the mat and with the North Wind"
+                refusal(
+                    "nw.animals.too-many",
+                    "there are only %(copies)s %(animals)s in the animal deck, "
+                    "but that would put %(n)s on the mat and with the North Wind",
+                    copies=COPIES_PER_ANIMAL,
+                    animals=ANIMAL_PLURAL_WORDS[a],
+                    n=n,
+                )
             )
 
 
 def _setup(state: State, a: SetupAnimals) -> State:
-    _expect(state, "setup", doing="deal the starting animals")
+    _expect(state, "setup", doing=refusal("nw.doing.setup", "deal the starting animals"))
     need = STARTING[state.difficulty][1]
-    animals = tuple(check_animal(x) for x in _seq(a.animals, "the starting animals"))
+    animals = tuple(
+        check_animal(x)
+        for x in _seq(a.animals, refusal("nw.what.starting", "the starting animals"))
+    )
     if len(animals) != need:
         raise RuleError(
-            f"the North Wind starts with {need} animals on {state.difficulty}, not {len(animals)}"
+            refusal(
+                "nw.setup.how-many",
+                "the North Wind starts with %(need)s animals on %(difficulty)s, not %(n)s",
+                need=need,
+                difficulty=DIFFICULTY_WORDS[state.difficulty],
+                n=len(animals),
+            )
         )
     forest: Counts = ()
     for x in animals:
@@ -592,37 +733,60 @@ def _setup(state: State, a: SetupAnimals) -> State:
         state,
         phase="human",
         forest=forest,
-        notes=(f"The North Wind's Forest: {_describe(forest)}.",),
+        notes=(
+            refusal(
+                "nw.note.forest", "The North Wind's Forest: %(animals)s.", animals=_describe(forest)
+            ),
+        ),
     )
 
 
-def _seq(value: object, what: str) -> tuple[Any, ...]:
+def _seq(value: object, what: Message) -> tuple[Any, ...]:
     """``value`` as a tuple if it is a list or tuple; raises RuleError otherwise."""
     if not isinstance(value, list | tuple):
-        raise RuleError(f"{what} must be a list, not {value!r}")
+        raise RuleError(
+            refusal(
+                "nw.not-a-list",
+                "%(what)s must be a list, not %(value)s",
+                what=what,
+                value=repr(value),
+            )
+        )
     return tuple(value)
 
 
-def _describe(counts: Counts) -> str:
-    return ", ".join(plural(a, n) for a, n in counts) or "nothing"
+def _describe(counts: Counts) -> Param:
+    if not counts:
+        return refusal("nw.nothing", "nothing")
+    return listed([animal_count(a, n) for a, n in counts])
 
 
 def _reaction(state: State, a: ReactionSun) -> State:
-    _expect(state, "human", doing="give the North Wind reaction sun")
-    n = leaf._count(a.sun, "reaction sun", low=1, high=MUSHROOMS_PER_PLAYER)
+    _expect(state, "human", doing=refusal("nw.doing.reaction", "give the North Wind reaction sun"))
+    n = leaf._count(
+        a.sun, refusal("nw.what.reaction", "reaction sun"), low=1, high=MUSHROOMS_PER_PLAYER
+    )
     if n > state.babies + state.adults:
         raise RuleError(
-            f"the North Wind has only {state.babies + state.adults} mushrooms on the board, "
-            f"so it cannot earn {n} sun from reactions"
+            refusal(
+                "nw.reaction.too-much",
+                "the North Wind has only %(mushrooms)s mushrooms on the board, "
+                "so it cannot earn %(n)s sun from reactions",
+                mushrooms=state.babies + state.adults,
+                n=n,
+            )
         )
     return replace(
         state,
         sun=state.sun + n,
-        notes=(*state.notes, f"The North Wind gains {n} sun from its mushrooms."),
+        notes=(
+            *state.notes,
+            refusal("nw.note.reaction", "The North Wind gains %(n)s sun from its mushrooms.", n=n),
+        ),
     )
 
 
-def _start_winter(state: State, reason: str) -> State:
+def _start_winter(state: State, reason: Message) -> State:
     if state.winter:
         return state
     return replace(
@@ -631,55 +795,86 @@ def _start_winter(state: State, reason: str) -> State:
         winter_reason=reason,
         notes=(
             *state.notes,
-            f"Winter begins ({reason}). The game ends after the "
-            "North Wind's turn with one last Frost.",
+            refusal(
+                "nw.note.winter",
+                "Winter begins (%(reason)s). The game ends after the "
+                "North Wind's turn with one last Frost.",
+                reason=reason,
+            ),
         ),
     )
 
 
 def _pile(state: State, a: PileEmptied) -> State:
     _expect(
-        state, "human", "draw", "place", "act", "season", "frost", doing="mark a leaf pile empty"
+        state,
+        "human",
+        "draw",
+        "place",
+        "act",
+        "season",
+        "frost",
+        doing=refusal("nw.doing.pile", "mark a leaf pile empty"),
     )
     shape = check_leaf(a.leaf)
     if shape in state.empty_piles:
-        raise RuleError(f"the {LEAF_NAMES[shape]} pile is already marked empty")
+        raise RuleError(
+            refusal(
+                "nw.pile.again",
+                "the %(leaf)s pile is already marked empty",
+                leaf=LEAF_WORDS[shape],
+            )
+        )
     empty = tuple(s for s in LEAF_SHAPES if s in state.empty_piles or s == shape)
-    new = replace(
-        state, empty_piles=empty, notes=(*state.notes, f"The {LEAF_NAMES[shape]} pile is empty.")
-    )
+    note = refusal("nw.note.pile", "The %(leaf)s pile is empty.", leaf=LEAF_WORDS[shape])
+    new = replace(state, empty_piles=empty, notes=(*state.notes, note))
     if len(empty) >= 3:  # the third empty pile starts Winter (Cold Snap at the round's end)
-        new = _start_winter(new, "a third leaf pile is empty")
+        new = _start_winter(new, refusal("nw.winter.piles", "a third leaf pile is empty"))
     return new
 
 
 def _crossing(state: State, crossed: str, then: str) -> State:
     if crossed not in CROSSINGS:
-        raise RuleError(f"{crossed!r} is not a line on the season track; say none, frost or winter")
+        raise RuleError(
+            refusal(
+                "nw.season.unknown-line",
+                "%(crossed)s is not a line on the season track; say none, frost or winter",
+                crossed=repr(crossed),
+            )
+        )
     if crossed == "frost":
         return replace(state, phase="frost", frost_then=then)
     if crossed == "winter":
-        state = _start_winter(state, "the season marker crossed the Winter line")
+        state = _start_winter(
+            state, refusal("nw.winter.line", "the season marker crossed the Winter line")
+        )
     return state
 
 
 def _human_season(state: State, a: HumanSeason) -> State:
-    _expect(state, "human", doing="record your season advance")
+    _expect(state, "human", doing=refusal("nw.doing.human-season", "record your season advance"))
     if state.human_advanced:
         raise IllegalAction(
-            f"{state.human} already advanced the season this turn: only once per turn"
+            refusal(
+                "nw.season.twice",
+                "%(human)s already advanced the season this turn: only once per turn",
+                human=state.human,
+            )
         )
     state = replace(
         state,
         season_advances=state.season_advances + 1,
         human_advanced=True,
-        notes=(*state.notes, f"{state.human} advanced the season."),
+        notes=(
+            *state.notes,
+            refusal("nw.note.human-season", "%(human)s advanced the season.", human=state.human),
+        ),
     )
     return _crossing(state, a.crossed, "human")
 
 
 def _end_human(state: State, a: EndHumanTurn) -> State:
-    _expect(state, "human", doing="end your turn")
+    _expect(state, "human", doing=refusal("nw.doing.end-turn", "end your turn"))
     new = replace(
         state,
         phase="draw",
@@ -695,7 +890,12 @@ def _end_human(state: State, a: EndHumanTurn) -> State:
         return _end_north_wind_turn(
             replace(
                 new,
-                notes=("Every leaf pile is empty: the North Wind cannot play a leaf this turn.",),
+                notes=(
+                    refusal(
+                        "nw.note.no-piles",
+                        "Every leaf pile is empty: the North Wind cannot play a leaf this turn.",
+                    ),
+                ),
             )
         )
     return new
@@ -704,13 +904,17 @@ def _end_human(state: State, a: EndHumanTurn) -> State:
 def _check_deck(state: State) -> None:
     if state.deck_drawn >= DECK_SIZE - 1:
         raise RuleError(
-            f"all {DECK_SIZE - 1} leaf cards of the North Wind deck have been drawn since the "
-            "last shuffle, so the card left must be the Reshuffle card"
+            refusal(
+                "nw.deck.reshuffle-left",
+                "all %(cards)s leaf cards of the North Wind deck have been drawn since the "
+                "last shuffle, so the card left must be the Reshuffle card",
+                cards=DECK_SIZE - 1,
+            )
         )
 
 
 def _draw(state: State, a: Draw) -> State:
-    _expect(state, "draw", doing="draw a North Wind card")
+    _expect(state, "draw", doing=refusal("nw.doing.draw", "draw a North Wind card"))
     card = Card(a.leaf, a.colour, a.arrow)
     _check_deck(state)
     drawn = replace(state, deck_drawn=state.deck_drawn + 1, draws=(*state.draws, card.describe()))
@@ -719,33 +923,55 @@ def _draw(state: State, a: Draw) -> State:
             drawn,
             notes=(
                 *state.notes,
-                f"Drew {card.describe()}: the {LEAF_NAMES[card.leaf]} pile is empty, draw again.",
+                refusal(
+                    "nw.note.draw-again",
+                    "Drew %(card)s: the %(leaf)s pile is empty, draw again.",
+                    card=card.words(),
+                    leaf=LEAF_WORDS[card.leaf],
+                ),
             ),
         )
     return replace(
         drawn,
         phase="place",
         card=card,
-        notes=(*state.notes, f"Drew {card.describe()}: take the top {LEAF_NAMES[card.leaf]} leaf."),
+        notes=(
+            *state.notes,
+            refusal(
+                "nw.note.draw",
+                "Drew %(card)s: take the top %(leaf)s leaf.",
+                card=card.words(),
+                leaf=LEAF_WORDS[card.leaf],
+            ),
+        ),
     )
 
 
 def _reshuffle(state: State, a: Reshuffle) -> State:
-    _expect(state, "draw", doing="reshuffle the North Wind deck")
+    _expect(state, "draw", doing=refusal("nw.doing.reshuffle", "reshuffle the North Wind deck"))
     return replace(
         state,
         deck_drawn=0,
         draws=(*state.draws, "Reshuffle"),
-        notes=(*state.notes, "Reshuffle: shuffle all 13 North Wind cards and draw again."),
+        notes=(
+            *state.notes,
+            refusal(
+                "nw.note.reshuffle",
+                "Reshuffle: shuffle all %(cards)s North Wind cards and draw again.",
+                cards=DECK_SIZE,
+            ),
+        ),
     )
 
 
 def _place(state: State, a: Place) -> State:
-    _expect(state, "place", doing="place the North Wind's leaf")
+    _expect(state, "place", doing=refusal("nw.doing.place", "place the North Wind's leaf"))
     tips = leaf._tips(a.tips)
     total = sum(tips.values())
     if total < 2:
-        raise RuleError(f"a leaf must touch at least 2 tips, not {total}")
+        raise RuleError(
+            refusal("nw.place.too-few", "a leaf must touch at least 2 tips, not %(n)s", n=total)
+        )
     notes = list(state.notes)
     boosted = False
     babies = state.babies
@@ -753,13 +979,21 @@ def _place(state: State, a: Place) -> State:
         if state.supply > 0:
             boosted, babies = True, babies + 1
             notes.append(
-                f"Leaf boost: it touches only {total} tips, so put a North Wind baby "
-                "mushroom on it."
+                refusal(
+                    "nw.note.boost",
+                    "Leaf boost: it touches only %(n)s tips, so put a North Wind baby "
+                    "mushroom on it.",
+                    n=total,
+                )
             )
         else:
-            notes.append("Leaf boost, but the North Wind has no mushrooms left.")
+            notes.append(
+                refusal(
+                    "nw.note.boost-none", "Leaf boost, but the North Wind has no mushrooms left."
+                )
+            )
     queue = leaf.leaf_actions(tips)
-    notes.append("Actions: " + ", ".join(f"{n} {c}" for c, n in tips.items() if n) + ".")
+    notes.append(refusal("nw.note.actions", "Actions: %(actions)s.", actions=tips_words(tips)))
     return replace(
         state,
         phase="act",
@@ -771,7 +1005,17 @@ def _place(state: State, a: Place) -> State:
     )
 
 
-def _next(state: State, note: str, **changes: Any) -> State:
+def tips_words(tips: Mapping[str, int]) -> Param:
+    """``"2 red, 1 green"``: tips by colour, in words."""
+    counted = [
+        refusal("nw.tips.colour", "%(n)s %(colour)s", n=n, colour=_colour(c))
+        for c, n in tips.items()
+        if n
+    ]
+    return listed(counted) if counted else ""
+
+
+def _next(state: State, note: Message, **changes: Any) -> State:
     """Pop the current action and move on (to the season step at the end)."""
     new = replace(state, queue=state.queue[1:], notes=(*state.notes, note), **changes)
     if new.queue:
@@ -793,24 +1037,45 @@ def _end_north_wind_turn(state: State) -> State:
             phase="frost",
             frost_then="final",
             mat=refill,
-            notes=(*state.notes, "Winter: the last Frost."),
+            notes=(*state.notes, refusal("nw.note.last-frost", "Winter: the last Frost.")),
         )
     return replace(
         state,
         phase="human",
         mat=refill,
         human_advanced=False,
-        notes=(*state.notes, f"The North Wind's turn is over; {state.human} plays."),
+        notes=(
+            *state.notes,
+            refusal(
+                "nw.note.turn-over",
+                "The North Wind's turn is over; %(human)s plays.",
+                human=state.human,
+            ),
+        ),
     )
 
 
 def _done(state: State, a: Done) -> State:
-    _expect(state, "act", doing="finish a yellow or green action")
+    _expect(state, "act", doing=refusal("nw.doing.done", "finish a yellow or green action"))
     if state.current == "yellow":  # N5
-        return _next(state, "Yellow: the North Wind gains 1 sun.", sun=state.sun + 1)
+        return _next(
+            state,
+            refusal("nw.note.yellow", "Yellow: the North Wind gains 1 sun."),
+            sun=state.sun + 1,
+        )
     if state.current == "green":  # N5: an acorn, never leaf cards
-        return _next(state, "Green: the North Wind gains 1 acorn.", acorns=state.acorns + 1)
-    raise IllegalAction(f"the {state.current} action needs an answer, not just 'done'")
+        return _next(
+            state,
+            refusal("nw.note.green", "Green: the North Wind gains 1 acorn."),
+            acorns=state.acorns + 1,
+        )
+    raise IllegalAction(
+        refusal(
+            "nw.done.needs-answer",
+            "the %(colour)s action needs an answer, not just 'done'",
+            colour=_colour(state.current),
+        )
+    )
 
 
 RED_OUTCOMES = ("baby", "grow", "acorn")
@@ -844,56 +1109,89 @@ def red_is_first(state: State) -> bool:
     return not state.hibernated and state.reds_done == 0 and not state.boosted
 
 
+def _other_action(state: State, wanted: Message) -> Message:
+    return refusal(
+        "nw.act.other",
+        "the North Wind is taking a %(colour)s action, not %(wanted)s",
+        colour=_colour(state.current),
+        wanted=wanted,
+    )
+
+
 def _red(state: State, a: Red) -> State:
-    _expect(state, "act", doing="resolve a red action")
+    _expect(state, "act", doing=refusal("nw.doing.red", "resolve a red action"))
     if state.current != "red":
-        raise IllegalAction(f"the North Wind is taking a {state.current} action, not red")
+        raise IllegalAction(_other_action(state, COLOUR_WORDS["red"]))
     allowed = red_options(state)
     if a.outcome not in RED_OUTCOMES:
-        raise RuleError(f"{a.outcome!r} is not how a red action ends; say baby, grow or acorn")
+        raise RuleError(
+            refusal(
+                "nw.red.unknown",
+                "%(outcome)s is not how a red action ends; say baby, grow or acorn",
+                outcome=repr(a.outcome),
+            )
+        )
     if a.outcome not in allowed:
         raise RuleError(_red_refusal(state, a.outcome))
     done = state.reds_done + 1
     if a.outcome == "baby":
         return _next(
             state,
-            "Red: a North Wind baby mushroom goes on the board.",
+            refusal("nw.note.red-baby", "Red: a North Wind baby mushroom goes on the board."),
             babies=state.babies + 1,
             reds_done=done,
         )
     if a.outcome == "grow":
         return _next(
             state,
-            "Red: a North Wind baby mushroom grows to an adult.",
+            refusal("nw.note.red-grow", "Red: a North Wind baby mushroom grows to an adult."),
             babies=state.babies - 1,
             adults=state.adults + 1,
             reds_done=done,
         )
     return _next(
         state,
-        "Red: nothing to do, so the North Wind gains 1 acorn instead.",
+        refusal(
+            "nw.note.red-acorn", "Red: nothing to do, so the North Wind gains 1 acorn instead."
+        ),
         acorns=state.acorns + 1,
         reds_done=done,
     )  # N10
 
 
-def _red_refusal(state: State, outcome: str) -> str:
+def _red_refusal(state: State, outcome: str) -> Message:
     if outcome == "baby" and not state.supply:
-        return "the North Wind has no baby mushrooms left in its supply"
+        return refusal(
+            "nw.red.no-supply", "the North Wind has no baby mushrooms left in its supply"
+        )
     if outcome == "grow" and not state.babies:
-        return "the North Wind has no baby mushroom on the board to grow"
+        return refusal("nw.red.no-baby", "the North Wind has no baby mushroom on the board to grow")
     if outcome == "grow" and red_is_first(state):
-        return "the first red action puts a baby on the leaf just played (N6), it grows nothing"
+        return refusal(
+            "nw.red.first",
+            "the first red action puts a baby on the leaf just played (N6), it grows nothing",
+        )
     if outcome == "grow":
-        return "nothing to grow here"
+        return refusal("nw.red.nothing-to-grow", "nothing to grow here")
     if outcome == "baby" and state.hibernated:
-        return "after the first hibernation a red action grows a baby first (N7)"
-    return "the North Wind can still do this red action, so it gets no acorn instead (N10)"
+        return refusal(
+            "nw.red.grow-first", "after the first hibernation a red action grows a baby first (N7)"
+        )
+    return refusal(
+        "nw.red.no-acorn",
+        "the North Wind can still do this red action, so it gets no acorn instead (N10)",
+    )
 
 
 def _slots(mat: Sequence[Any]) -> tuple[Slot, ...]:
     if not isinstance(mat, tuple | list) or len(mat) != MAT_SLOTS:
-        raise RuleError(f"the animal mat has {MAT_SLOTS} spaces; enter each (or leave it empty)")
+        raise RuleError(
+            refusal(
+                "nw.mat.spaces",
+                "the animal mat has %(n)s spaces; enter each (or leave it empty)",
+                n=MAT_SLOTS,
+            )
+        )
     out: list[Slot] = []
     for slot in mat:
         if slot is None:
@@ -904,9 +1202,9 @@ def _slots(mat: Sequence[Any]) -> tuple[Slot, ...]:
 
 
 def _orange(state: State, a: Orange) -> State:
-    _expect(state, "act", doing="resolve an orange action")
+    _expect(state, "act", doing=refusal("nw.doing.orange", "resolve an orange action"))
     if state.current != "orange":
-        raise IllegalAction(f"the North Wind is taking a {state.current} action, not orange")
+        raise IllegalAction(_other_action(state, COLOUR_WORDS["orange"]))
     assert state.card is not None
     mat = _slots(a.mat)
     filled = [(i, s) for i, s in enumerate(mat) if s is not None]
@@ -914,23 +1212,55 @@ def _orange(state: State, a: Orange) -> State:
     if pick is not None:
         if a.drawn is not None:
             raise RuleError(
-                "an animal on the mat qualifies, so the North Wind takes it "
-                "instead of drawing from the deck"
+                refusal(
+                    "nw.orange.mat-qualifies",
+                    "an animal on the mat qualifies, so the North Wind takes it "
+                    "instead of drawing from the deck",
+                )
             )
         index, chosen = filled[pick]
         _check_copies(state, mat)
         animal, acorn = chosen
-        where = f"from space {index + 1} of the mat"
         new_mat = tuple(None if i == index else s for i, s in enumerate(mat))
+        if acorn:
+            note = refusal(
+                "nw.note.orange-mat-acorn",
+                "Orange: the North Wind takes the %(animal)s from space %(space)s of the mat "
+                "and 1 acorn for its acorn icon.",
+                animal=ANIMAL_WORDS[animal],
+                space=index + 1,
+            )
+        else:
+            note = refusal(
+                "nw.note.orange-mat",
+                "Orange: the North Wind takes the %(animal)s from space %(space)s of the mat.",
+                animal=ANIMAL_WORDS[animal],
+                space=index + 1,
+            )
     else:
         if a.drawn is None:
-            raise RuleError("no animal on the mat is wanted: draw the top animal card and enter it")
+            raise RuleError(
+                refusal(
+                    "nw.orange.draw",
+                    "no animal on the mat is wanted: draw the top animal card and enter it",
+                )
+            )
         animal, acorn = _check_mat([a.drawn])[0]
         _check_copies(state, mat, (animal,))
-        where = "from the top of the animal deck"
         new_mat = mat
-    note = f"Orange: the North Wind takes the {animal} {where}"
-    note += " and 1 acorn for its acorn icon." if acorn else "."
+        if acorn:
+            note = refusal(
+                "nw.note.orange-deck-acorn",
+                "Orange: the North Wind takes the %(animal)s from the top of the animal deck "
+                "and 1 acorn for its acorn icon.",
+                animal=ANIMAL_WORDS[animal],
+            )
+        else:
+            note = refusal(
+                "nw.note.orange-deck",
+                "Orange: the North Wind takes the %(animal)s from the top of the animal deck.",
+                animal=ANIMAL_WORDS[animal],
+            )
     return _next(
         state,
         note,
@@ -944,50 +1274,106 @@ BROWN_MOVES = ("up", "skip", "top")
 
 
 def _brown(state: State, a: Brown) -> State:
-    _expect(state, "act", doing="resolve a brown action")
+    _expect(state, "act", doing=refusal("nw.doing.brown", "resolve a brown action"))
     if state.current != "brown":
-        raise IllegalAction(f"the North Wind is taking a {state.current} action, not brown")
+        raise IllegalAction(_other_action(state, COLOUR_WORDS["brown"]))
     assert state.card is not None
     if a.move not in BROWN_MOVES:
-        raise RuleError(f"{a.move!r} is not a squirrel move; say up, skip or top")
+        raise RuleError(
+            refusal(
+                "nw.brown.unknown",
+                "%(move)s is not a squirrel move; say up, skip or top",
+                move=repr(a.move),
+            )
+        )
     if a.move == "top":  # N9: past the top space: stay, +1 acorn
         if state.height == 0:  # NX5: the top is reached by climbing
             raise RuleError(
-                "the North Wind's squirrel is still on the start space, so it cannot be on the "
-                "top space: it moves up 1 space"
+                refusal(
+                    "nw.brown.not-at-top",
+                    "the North Wind's squirrel is still on the start space, so it cannot be on "
+                    "the top space: it moves up 1 space",
+                )
             )
         if a.fork or a.acorns or a.sun or a.leaf_cards or a.animals:
             raise RuleError(
-                "a squirrel that stays on the top space lands nowhere: no fork, "
-                "no reward beyond its acorn"
+                refusal(
+                    "nw.brown.top-lands-nowhere",
+                    "a squirrel that stays on the top space lands nowhere: no fork, "
+                    "no reward beyond its acorn",
+                )
             )
         return _next(
             state,
-            "Brown: the squirrel is at the top, so it stays and the North Wind gains 1 acorn.",
+            refusal(
+                "nw.note.brown-top",
+                "Brown: the squirrel is at the top, so it stays and the North Wind gains 1 acorn.",
+            ),
             acorns=state.acorns + 1,
             at_top=True,
         )
     climb = 1 if a.move == "up" else 2
     _check_room_above(state, climb)
-    acorns = leaf._count(a.acorns, "acorns on the tree space", high=MAX_REWARD)
-    sun = leaf._count(a.sun, "sun on the tree space", high=MAX_REWARD)
-    cards = leaf._count(a.leaf_cards, "leaf cards on the tree space", high=MAX_REWARD)
-    animals = leaf._count(a.animals, "animals on the tree space", high=MAX_REWARD)
+    acorns = leaf._count(
+        a.acorns, refusal("nw.what.tree-acorns", "acorns on the tree space"), high=MAX_REWARD
+    )
+    sun = leaf._count(a.sun, refusal("nw.what.tree-sun", "sun on the tree space"), high=MAX_REWARD)
+    cards = leaf._count(
+        a.leaf_cards,
+        refusal("nw.what.tree-cards", "leaf cards on the tree space"),
+        high=MAX_REWARD,
+    )
+    animals = leaf._count(
+        a.animals, refusal("nw.what.tree-animals", "animals on the tree space"), high=MAX_REWARD
+    )
     if not isinstance(a.fork, bool):
-        raise RuleError(f"fork must be yes or no, not {a.fork!r}")
+        raise RuleError(
+            refusal("nw.brown.fork", "fork must be yes or no, not %(fork)s", fork=repr(a.fork))
+        )
     forks = (*state.forks, FORK_PATH[state.card.arrow]) if a.fork else state.forks  # N9
-    bits = []
+    bits: list[Message] = []
     if a.fork:
-        bits.append(f"at the fork it takes the {FORK_PATH[state.card.arrow]} path")
+        bits.append(
+            refusal(
+                "nw.brown.bit.fork",
+                "at the fork it takes the %(path)s path",
+                path=PATH_WORDS[FORK_PATH[state.card.arrow]],
+            )
+        )
     gained = acorns + cards  # NX1: a leaf card on the tree is an acorn for the North Wind
     if gained:
-        bits.append(f"+{gained} acorn{'s' if gained != 1 else ''}")
+        bits.append(
+            refusal_n("nw.brown.bit.acorns", "+%(n)s acorn", "+%(n)s acorns", "n", n=gained)
+        )
     if sun:
-        bits.append(f"+{sun} sun")
+        bits.append(refusal("nw.brown.bit.sun", "+%(n)s sun", n=sun))
     if animals:
-        bits.append(f"{animals} more orange action{'s' if animals != 1 else ''} for the animal")
-    note = f"Brown: the squirrel climbs {climb} space{'s' if climb > 1 else ''}"
-    note += " (" + "; ".join(bits) + ")." if bits else "."
+        bits.append(
+            refusal_n(
+                "nw.brown.bit.animals",
+                "%(n)s more orange action for the animal",
+                "%(n)s more orange actions for the animal",
+                "n",
+                n=animals,
+            )
+        )
+    if bits:
+        note = refusal_n(
+            "nw.note.brown-gains",
+            "Brown: the squirrel climbs %(n)s space (%(gains)s).",
+            "Brown: the squirrel climbs %(n)s spaces (%(gains)s).",
+            "n",
+            n=climb,
+            gains=_semicolons(bits),
+        )
+    else:
+        note = refusal_n(
+            "nw.note.brown",
+            "Brown: the squirrel climbs %(n)s space.",
+            "Brown: the squirrel climbs %(n)s spaces.",
+            "n",
+            n=climb,
+        )
     new = replace(state, queue=(state.queue[0], *(["orange"] * animals), *state.queue[1:]))
     return _next(
         new,
@@ -999,29 +1385,61 @@ def _brown(state: State, a: Brown) -> State:
     )
 
 
+def _semicolons(parts: Sequence[Message]) -> Message:
+    if len(parts) == 1:
+        return parts[0]
+    return refusal("nw.parts", "%(first)s; %(rest)s", first=parts[0], rest=_semicolons(parts[1:]))
+
+
 def _check_room_above(state: State, climb: int) -> None:
     """Refuse a climb the tree has no room for, saying why (N9, NX5, LX3).
 
     Once the North Wind's squirrel was found on the top space (``at_top``) it
     can only stay there; and no climb goes past the longest path up the tree.
     """
-    stay = 'past the top it stays and gains 1 acorn instead ("Already on the top space")'
+    stay = refusal(
+        "nw.brown.stay",
+        'past the top it stays and gains 1 acorn instead ("Already on the top space")',
+    )
     if state.at_top:
         raise RuleError(
-            f"the North Wind's squirrel is already on the top space of the tree "
-            f"({leaf.spaces(state.height)} up), so it cannot move up; {stay} (N9, NX5)"
+            refusal_n(
+                "nw.brown.at-top",
+                "the North Wind's squirrel is already on the top space of the tree "
+                "(%(n)s space up), so it cannot move up; %(stay)s (N9, NX5)",
+                "the North Wind's squirrel is already on the top space of the tree "
+                "(%(n)s spaces up), so it cannot move up; %(stay)s (N9, NX5)",
+                "n",
+                n=state.height,
+                stay=stay,
+            )
         )
     if state.height + climb > leaf.MOST_SPACES_CLIMBED:
         raise RuleError(
-            f"the North Wind's squirrel has climbed {leaf.spaces(state.height)} and no path up "
-            f"the tree is longer than {leaf.MOST_SPACES_CLIMBED}, so it cannot climb {climb} more: "
-            f"it must be on the top space, and {stay} (N9, LX3)"
+            refusal_n(
+                "nw.brown.too-high",
+                "the North Wind's squirrel has climbed %(n)s space and no path up "
+                "the tree is longer than %(most)s, so it cannot climb %(climb)s more: "
+                "it must be on the top space, and %(stay)s (N9, LX3)",
+                "the North Wind's squirrel has climbed %(n)s spaces and no path up "
+                "the tree is longer than %(most)s, so it cannot climb %(climb)s more: "
+                "it must be on the top space, and %(stay)s (N9, LX3)",
+                "n",
+                n=state.height,
+                most=leaf.MOST_SPACES_CLIMBED,
+                climb=climb,
+                stay=stay,
+            )
         )
 
 
 def _season(state: State, a: Season) -> State:
-    _expect(state, "season", doing="advance the season for the North Wind")
-    acorns = leaf._count(a.acorns, "acorns on the season space", high=MAX_REWARD)
+    _expect(
+        state, "season", doing=refusal("nw.doing.season", "advance the season for the North Wind")
+    )
+    acorns = leaf._count(
+        a.acorns, refusal("nw.what.season-acorns", "acorns on the season space"), high=MAX_REWARD
+    )
     new = replace(
         state,
         sun=state.sun - SEASON_COST,
@@ -1029,8 +1447,14 @@ def _season(state: State, a: Season) -> State:
         season_advances=state.season_advances + 1,
         notes=(
             *state.notes,
-            f"Season: the North Wind spends {SEASON_COST} sun and "
-            f"gains {acorns} acorn{'s' if acorns != 1 else ''}.",
+            refusal_n(
+                "nw.note.season",
+                "Season: the North Wind spends %(cost)s sun and gains %(n)s acorn.",
+                "Season: the North Wind spends %(cost)s sun and gains %(n)s acorns.",
+                "n",
+                cost=SEASON_COST,
+                n=acorns,
+            ),
         ),
     )  # N11
     new = _crossing(new, a.crossed, "end")
@@ -1040,25 +1464,38 @@ def _season(state: State, a: Season) -> State:
 
 
 def _hibernate(state: State, a: Hibernate) -> State:
-    _expect(state, "frost", doing="hibernate animals")
+    _expect(state, "frost", doing=refusal("nw.doing.hibernate", "hibernate animals"))
     mat = _slots(a.mat) if a.mat else state.mat
     choices = frost_choices(state.forest_counts, [s for s in mat if s is not None])  # N12
     if not choices:
         if a.animal is not None:
-            raise RuleError("the North Wind's Forest is empty: it hibernates nothing")
-        note = "Frost: the North Wind's Forest is empty, nothing hibernates."
+            raise RuleError(
+                refusal("nw.frost.empty", "the North Wind's Forest is empty: it hibernates nothing")
+            )
+        note = refusal(
+            "nw.note.frost-empty", "Frost: the North Wind's Forest is empty, nothing hibernates."
+        )
         forest, den = state.forest, state.den
     else:
         animal = check_animal(a.animal)
         if animal not in choices:
             raise RuleError(
-                f"the North Wind hibernates its largest group ({' or '.join(choices)}), "
-                f"not the {animal} (N12)"
+                refusal(
+                    "nw.frost.largest",
+                    "the North Wind hibernates its largest group (%(choices)s), "
+                    "not the %(animal)s (N12)",
+                    choices=_ors([ANIMAL_WORDS[c] for c in choices]),
+                    animal=ANIMAL_WORDS[animal],
+                )
             )
         n = state.forest_counts[animal]
         forest = tuple((x, k) for x, k in state.forest if x != animal)
         den = _add(state.den, animal, n)
-        note = f"Frost: the North Wind moves its {plural(animal, n)} to its Winter Den."
+        note = refusal(
+            "nw.note.frost",
+            "Frost: the North Wind moves its %(animals)s to its Winter Den.",
+            animals=animal_count(animal, n),
+        )
     new = replace(
         state, forest=forest, den=den, frosts=state.frosts + 1, mat=mat, notes=(*state.notes, note)
     )
@@ -1069,9 +1506,18 @@ def _hibernate(state: State, a: Hibernate) -> State:
             new,
             phase="scoring",
             frost_then="",
-            notes=(*new.notes, "The game is over: count up for the final score."),
+            notes=(
+                *new.notes,
+                refusal("nw.note.final", "The game is over: count up for the final score."),
+            ),
         )
     return _end_north_wind_turn(replace(new, frost_then=""))
+
+
+def _ors(parts: Sequence[Message]) -> Message:
+    if len(parts) == 1:
+        return parts[0]
+    return refusal("nw.or", "%(first)s or %(rest)s", first=parts[0], rest=_ors(parts[1:]))
 
 
 def north_wind_tally(state: State, groups: Sequence[int]) -> leaf.Tally:
@@ -1080,13 +1526,20 @@ def north_wind_tally(state: State, groups: Sequence[int]) -> leaf.Tally:
     ``groups`` are its adult mushroom groups as the human sees them; they
     must add up to the adults the companion counted. Raises RuleError if not.
     """
-    sizes = _seq(groups, "the North Wind's mushroom groups")
+    sizes = _seq(groups, refusal("nw.what.groups", "the North Wind's mushroom groups"))
     for size in sizes:
-        leaf._count(size, "the size of a mushroom group", low=1, high=MUSHROOMS_PER_PLAYER)
+        leaf._count(size, GROUP_SIZE, low=1, high=MUSHROOMS_PER_PLAYER)
     if sum(sizes) != state.adults:
         raise RuleError(
-            f"the North Wind has {state.adults} adult mushroom"
-            f"{'s' if state.adults != 1 else ''}, but the groups entered add up to {sum(sizes)}"
+            refusal_n(
+                "nw.groups.sum",
+                "the North Wind has %(n)s adult mushroom, but the groups entered add up to %(sum)s",
+                "the North Wind has %(n)s adult mushrooms, but the groups entered add up to "
+                "%(sum)s",
+                "n",
+                n=state.adults,
+                sum=sum(sizes),
+            )
         )
     return leaf.Tally(
         den=state.den_counts,
@@ -1106,8 +1559,8 @@ def forest_bonus(north_wind_forest: int, human_forest: int) -> int:
     """
     return max(
         0,
-        leaf._count(north_wind_forest, "North Wind Forest animals")
-        - leaf._count(human_forest, "your Forest animals"),
+        leaf._count(north_wind_forest, refusal("nw.what.wind-forest", "North Wind Forest animals"))
+        - leaf._count(human_forest, refusal("nw.what.your-forest", "your Forest animals")),
     )
 
 
@@ -1123,21 +1576,26 @@ def check_tree(state: State, human_height: int) -> None:
     """
     if state.at_top and human_height >= state.height:
         raise RuleError(
-            f"the North Wind's squirrel is on the top space of the tree, {state.height} spaces "
-            f"up, and nobody can be higher: your squirrel climbed at most {state.height - 1}"
+            refusal(
+                "nw.tree.top-taken",
+                "the North Wind's squirrel is on the top space of the tree, %(n)s spaces "
+                "up, and nobody can be higher: your squirrel climbed at most %(most)s",
+                n=state.height,
+                most=state.height - 1,
+            )
         )
 
 
 def _final(state: State, a: FinalScore) -> State:
-    _expect(state, "scoring", doing="enter the final score")
+    _expect(state, "scoring", doing=refusal("nw.doing.final", "enter the final score"))
     if not isinstance(a.human, Mapping):
-        raise RuleError("the final score needs your tally")
+        raise RuleError(refusal("nw.final.no-tally", "the final score needs your tally"))
     human = leaf.Tally.from_dict(a.human)
     check_tree(state, human.tree)  # NX5
     wind_animals = dict(state.den_counts)
     for animal, n in state.forest:
         wind_animals[animal] = wind_animals.get(animal, 0) + n
-    leaf.check_animal_supply({state.human: human.den, "the North Wind": wind_animals})  # LX2
+    leaf.check_animal_supply({state.human: human.den, THE_NORTH_WIND: wind_animals})  # LX2
     nw = north_wind_tally(state, a.north_wind_groups)
     bonus = forest_bonus(nw.forest, human.forest)  # N13
     result = leaf.score({state.human: human, NORTH_WIND: nw}, bonus={NORTH_WIND: bonus})
@@ -1153,36 +1611,134 @@ class Achievement:
 
     id: str
     group: str
-    text: str
+    text: Message
 
 
 ACHIEVEMENT_GROUPS: tuple[str, ...] = ("animals", "squirrel", "leaves and sun", "mushrooms")
+GROUP_WORDS: dict[str, Message] = {
+    "animals": refusal("nw.achievement.group.animals", "animals"),
+    "squirrel": refusal("nw.achievement.group.squirrel", "squirrel"),
+    "leaves and sun": refusal("nw.achievement.group.leaves", "leaves and sun"),
+    "mushrooms": refusal("nw.achievement.group.mushrooms", "mushrooms"),
+}
 
 ACHIEVEMENTS: tuple[Achievement, ...] = (
-    Achievement("den-4-3-2", "animals", "Winter Den holds three kinds: at least 4, 3 and 2"),
-    Achievement("den-5", "animals", "Five animals of one kind in your Winter Den"),
-    Achievement("den-6", "animals", "Six animals of one kind in your Winter Den"),
-    Achievement("eight-kinds", "animals", "Every one of the 8 kinds among your animals"),
-    Achievement("acorn-animals-6", "animals", "At least 6 of your animals carry an acorn"),
-    Achievement("acorn-animals-9", "animals", "At least 9 of your animals carry an acorn"),
-    Achievement("above-3", "squirrel", "Your squirrel ends 3+ spaces over the North Wind's"),
-    Achievement("above-5", "squirrel", "Your squirrel ends 5+ spaces over the North Wind's"),
-    Achievement("above-7", "squirrel", "Your squirrel ends 7+ spaces over the North Wind's"),
-    Achievement("past-double", "squirrel", "Your squirrel passed both double-acorn spaces"),
-    Achievement("top", "squirrel", "Your squirrel sits on the very top of the tree"),
-    Achievement("sun-2", "leaves and sun", "You finish with 2 sun or more"),
-    Achievement("sun-5", "leaves and sun", "You finish with 5 sun or more"),
-    Achievement("distinct-3", "leaves and sun", "3+ different leaf shapes among your cards"),
-    Achievement("distinct-5", "leaves and sun", "5 different leaf shapes among your cards"),
-    Achievement("no-empty-piles", "leaves and sun", "The game ends with no leaf pile empty"),
-    Achievement("empty-handed", "leaves and sun", "You finish with no leaf cards and no sun"),
-    Achievement("adults-5", "mushrooms", "5 adult mushrooms of yours on the board"),
-    Achievement("two-threes", "mushrooms", "Two groups of 3 adult mushrooms"),
-    Achievement("adults-7", "mushrooms", "7 adult mushrooms of yours on the board"),
-    Achievement("four-alone", "mushrooms", "4+ adult mushrooms standing alone"),
-    Achievement("few-adults", "mushrooms", "You win with 2 adult mushrooms or fewer"),
+    Achievement(
+        "den-4-3-2",
+        "animals",
+        refusal("nw.achievement.den-4-3-2", "Winter Den holds three kinds: at least 4, 3 and 2"),
+    ),
+    Achievement(
+        "den-5",
+        "animals",
+        refusal("nw.achievement.den-5", "Five animals of one kind in your Winter Den"),
+    ),
+    Achievement(
+        "den-6",
+        "animals",
+        refusal("nw.achievement.den-6", "Six animals of one kind in your Winter Den"),
+    ),
+    Achievement(
+        "eight-kinds",
+        "animals",
+        refusal("nw.achievement.eight-kinds", "Every one of the 8 kinds among your animals"),
+    ),
+    Achievement(
+        "acorn-animals-6",
+        "animals",
+        refusal("nw.achievement.acorn-animals-6", "At least 6 of your animals carry an acorn"),
+    ),
+    Achievement(
+        "acorn-animals-9",
+        "animals",
+        refusal("nw.achievement.acorn-animals-9", "At least 9 of your animals carry an acorn"),
+    ),
+    Achievement(
+        "above-3",
+        "squirrel",
+        refusal("nw.achievement.above-3", "Your squirrel ends 3+ spaces over the North Wind's"),
+    ),
+    Achievement(
+        "above-5",
+        "squirrel",
+        refusal("nw.achievement.above-5", "Your squirrel ends 5+ spaces over the North Wind's"),
+    ),
+    Achievement(
+        "above-7",
+        "squirrel",
+        refusal("nw.achievement.above-7", "Your squirrel ends 7+ spaces over the North Wind's"),
+    ),
+    Achievement(
+        "past-double",
+        "squirrel",
+        refusal("nw.achievement.past-double", "Your squirrel passed both double-acorn spaces"),
+    ),
+    Achievement(
+        "top",
+        "squirrel",
+        refusal("nw.achievement.top", "Your squirrel sits on the very top of the tree"),
+    ),
+    Achievement(
+        "sun-2",
+        "leaves and sun",
+        refusal("nw.achievement.sun-2", "You finish with 2 sun or more"),
+    ),
+    Achievement(
+        "sun-5",
+        "leaves and sun",
+        refusal("nw.achievement.sun-5", "You finish with 5 sun or more"),
+    ),
+    Achievement(
+        "distinct-3",
+        "leaves and sun",
+        refusal("nw.achievement.distinct-3", "3+ different leaf shapes among your cards"),
+    ),
+    Achievement(
+        "distinct-5",
+        "leaves and sun",
+        refusal("nw.achievement.distinct-5", "5 different leaf shapes among your cards"),
+    ),
+    Achievement(
+        "no-empty-piles",
+        "leaves and sun",
+        refusal("nw.achievement.no-empty-piles", "The game ends with no leaf pile empty"),
+    ),
+    Achievement(
+        "empty-handed",
+        "leaves and sun",
+        refusal("nw.achievement.empty-handed", "You finish with no leaf cards and no sun"),
+    ),
+    Achievement(
+        "adults-5",
+        "mushrooms",
+        refusal("nw.achievement.adults-5", "5 adult mushrooms of yours on the board"),
+    ),
+    Achievement(
+        "two-threes",
+        "mushrooms",
+        refusal("nw.achievement.two-threes", "Two groups of 3 adult mushrooms"),
+    ),
+    Achievement(
+        "adults-7",
+        "mushrooms",
+        refusal("nw.achievement.adults-7", "7 adult mushrooms of yours on the board"),
+    ),
+    Achievement(
+        "four-alone",
+        "mushrooms",
+        refusal("nw.achievement.four-alone", "4+ adult mushrooms standing alone"),
+    ),
+    Achievement(
+        "few-adults",
+        "mushrooms",
+        refusal("nw.achievement.few-adults", "You win with 2 adult mushrooms or fewer"),
+    ),
 )
 ACHIEVEMENT_BY_ID: dict[str, Achievement] = {x.id: x for x in ACHIEVEMENTS}
+
+
+def _not_an_achievement(achievement_id: object) -> Message:
+    return refusal("nw.achieve.unknown", "%(id)s is not an achievement", id=repr(achievement_id))
 
 
 def achievement_check(state: State, achievement_id: str) -> bool | None:
@@ -1192,10 +1748,12 @@ def achievement_check(state: State, achievement_id: str) -> bool | None:
     Raises :class:`RuleError` for an unknown id or a game not scored yet.
     """
     if not isinstance(achievement_id, str) or achievement_id not in ACHIEVEMENT_BY_ID:
-        raise RuleError(f"{achievement_id!r} is not an achievement")
+        raise RuleError(_not_an_achievement(achievement_id))
     t = state.human_tally
     if t is None:
-        raise RuleError("achievements are ticked after the final score")
+        raise RuleError(
+            refusal("nw.achieve.too-early", "achievements are ticked after the final score")
+        )
     den = sorted((n for n in t.den.values() if n), reverse=True)
     adults = sum(t.mushroom_groups)
     above = t.tree - state.height
@@ -1227,23 +1785,44 @@ def achievement_check(state: State, achievement_id: str) -> bool | None:
 
 
 def _achieve(state: State, a: Achieve) -> State:
-    _expect(state, "over", doing="tick achievements")
+    _expect(state, "over", doing=refusal("nw.doing.achieve", "tick achievements"))
     if not state.human_won:
-        raise IllegalAction("achievements are for a win against the North Wind")
+        raise IllegalAction(
+            refusal("nw.achieve.no-win", "achievements are for a win against the North Wind")
+        )
     if state.achievements:
-        raise IllegalAction("achievements for this game are already ticked (undo to change)")
-    ids = _seq(a.ids, "the achievements")
+        raise IllegalAction(
+            refusal(
+                "nw.achieve.again",
+                "achievements for this game are already ticked (undo to change)",
+            )
+        )
+    ids = _seq(a.ids, refusal("nw.what.achievements", "the achievements"))
     if not 1 <= len(ids) <= 2:
-        raise RuleError(f"tick one or two achievements, not {len(ids)}")
+        raise RuleError(
+            refusal("nw.achieve.how-many", "tick one or two achievements, not %(n)s", n=len(ids))
+        )
     groups = []
     for x in ids:
         if not isinstance(x, str) or x not in ACHIEVEMENT_BY_ID:
-            raise RuleError(f"{x!r} is not an achievement")
+            raise RuleError(_not_an_achievement(x))
         if achievement_check(state, x) is False:
-            raise RuleError(f"your final tally does not show “{ACHIEVEMENT_BY_ID[x].text}”")
+            raise RuleError(
+                refusal(
+                    "nw.achieve.not-shown",
+                    "your final tally does not show “%(achievement)s”",
+                    achievement=ACHIEVEMENT_BY_ID[x].text,
+                )
+            )
         groups.append(ACHIEVEMENT_BY_ID[x].group)
     if len(set(groups)) != len(groups):
-        raise RuleError(f"only one achievement per group: both are in “{groups[0]}”")  # N14
+        raise RuleError(
+            refusal(
+                "nw.achieve.same-group",
+                "only one achievement per group: both are in “%(group)s”",
+                group=GROUP_WORDS[groups[0]],
+            )
+        )  # N14
     return replace(state, achievements=ids)
 
 

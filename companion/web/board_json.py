@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
+from companion.rules.messages import Message
 from companion.tables.projection import BoardView
 
 from .board import describe_event, screen_of
@@ -25,7 +26,10 @@ FORMAT_VERSION = 1
 
 def plain(value: Any) -> Any:
     """``value`` as JSON data: dataclasses as objects of their fields, tuples
-    and sets as lists (sets sorted), mappings with string keys."""
+    and sets as lists (sets sorted), mappings with string keys; words the
+    rules keep as values (a North Wind note) in this phone's language."""
+    if isinstance(value, Message):
+        return words(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Enum):

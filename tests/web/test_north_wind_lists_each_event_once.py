@@ -47,7 +47,7 @@ def test_the_latest_north_wind_event_is_listed_once(store, phone):
     notes = store.snapshot(table.token).state.notes
     assert len(notes) >= 3
     for note in notes:
-        assert text.count(note) == 1, note
+        assert text.count(str(note)) == 1, note
     assert "Earlier this North Wind turn" in text
     # The history still has every entry.
     history = words(phone.get(f"/t/{table.token}/history"))
