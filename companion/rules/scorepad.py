@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .errors import IllegalAction, RuleError
+from .messages import refusal
 
 MAX_POINTS = 100_000  # one entry; anything larger is a typo
 
@@ -63,31 +64,54 @@ class ScorePad:
 def new_game(players: tuple[str, ...], *, lowest_wins: bool = False) -> ScorePad:
     """An empty pad; raises RuleError with no players."""
     if not players:
-        raise RuleError("a score pad needs at least one player")
+        raise RuleError(refusal("scorepad.players.none", "a score pad needs at least one player"))
     return ScorePad(tuple(players), bool(lowest_wins))
 
 
 def apply(pad: ScorePad, action: Action) -> ScorePad:
     """The pad after ``action``; raises IllegalAction for a bad entry."""
     if pad.finished:
-        raise IllegalAction("the game is finished: undo the finish to change the pad")
+        raise IllegalAction(
+            refusal("scorepad.finished", "the game is finished: undo the finish to change the pad")
+        )
     if isinstance(action, Finish):
         if not pad.rounds:
-            raise IllegalAction("enter at least one round before finishing the game")
+            raise IllegalAction(
+                refusal(
+                    "scorepad.finish.empty", "enter at least one round before finishing the game"
+                )
+            )
         return replace(pad, finished=True)
     if isinstance(action, AddRound):
         if len(action.scores) != len(pad.players):
             raise IllegalAction(
-                f"a round needs one score per player ({len(pad.players)}), not {len(action.scores)}"
+                refusal(
+                    "scorepad.round.count",
+                    "a round needs one score per player (%(players)s), not %(scores)s",
+                    players=len(pad.players),
+                    scores=len(action.scores),
+                )
             )
         for player, points in zip(pad.players, action.scores, strict=True):
             _check_points(player, points)
         return replace(pad, rounds=(*pad.rounds, tuple(action.scores)))
     if isinstance(action, FixEntry):
         if action.player not in pad.players:
-            raise IllegalAction(f"there is no player called {action.player!r} at this table")
+            raise IllegalAction(
+                refusal(
+                    "scorepad.player.stranger",
+                    "there is no player called %(player)s at this table",
+                    player=repr(action.player),
+                )
+            )
         if isinstance(action.round, bool) or not 1 <= action.round <= len(pad.rounds):
-            raise IllegalAction(f"there is no round {action.round} to fix")
+            raise IllegalAction(
+                refusal(
+                    "scorepad.fix.no-round",
+                    "there is no round %(round)s to fix",
+                    round=repr(action.round),
+                )
+            )
         _check_points(action.player, action.points)
         column = pad.players.index(action.player)
         row = list(pad.rounds[action.round - 1])
@@ -95,11 +119,30 @@ def apply(pad: ScorePad, action: Action) -> ScorePad:
         rounds = list(pad.rounds)
         rounds[action.round - 1] = tuple(row)
         return replace(pad, rounds=tuple(rounds))
-    raise IllegalAction(f"{action!r} is not a score pad action")
+    raise IllegalAction(
+        refusal(
+            "scorepad.action.unknown", "%(action)s is not a score pad action", action=repr(action)
+        )
+    )
 
 
 def _check_points(player: str, points: object) -> None:
     if isinstance(points, bool) or not isinstance(points, int):
-        raise IllegalAction(f"{player}'s score must be a whole number, not {points!r}")
+        raise IllegalAction(
+            refusal(
+                "scorepad.points.not-whole",
+                "%(player)s's score must be a whole number, not %(points)s",
+                player=player,
+                points=repr(points),
+            )
+        )
     if abs(points) > MAX_POINTS:
-        raise IllegalAction(f"{player}'s score {points} is too large (at most {MAX_POINTS})")
+        raise IllegalAction(
+            refusal(
+                "scorepad.points.too-large",
+                "%(player)s's score %(points)s is too large (at most %(most)s)",
+                player=player,
+                points=points,
+                most=MAX_POINTS,
+            )
+        )

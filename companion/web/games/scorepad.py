@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import scorepad
+from companion.web.i18n import gettext
 
 from . import FormError, Screen
 
@@ -14,11 +15,17 @@ def parse_points(text: str, who: str) -> int:
     """A whole number typed by a person, or FormError naming who it was for."""
     cleaned = text.strip().replace("−", "-")  # a typographic minus from some keyboards
     if not cleaned:
-        raise FormError(f"Enter a score for {who} (0 if none).")
+        raise FormError(gettext("Enter a score for %(player)s (0 if none).", player=who))
     sign = -1 if cleaned.startswith("-") else 1
     digits = cleaned.lstrip("+-")
     if not digits.isdecimal() or not digits.isascii() or len(digits) > 6:
-        raise FormError(f"{who}'s score {text.strip()[:12]!r} is not a whole number.")
+        raise FormError(
+            gettext(
+                "%(player)s's score %(typed)s is not a whole number.",
+                player=who,
+                typed=repr(text.strip()[:12]),
+            )
+        )
     return sign * int(digits)
 
 
@@ -32,42 +39,65 @@ def parse_action(
     if action == "fix":
         player = form.get("player", "")
         if player not in state.players:
-            raise FormError(f"There is no player called {player[:40]!r} at this table.")
+            raise FormError(
+                gettext("There is no player called %(name)s at this table.", name=repr(player[:40]))
+            )
         round_text = form.get("round", "")
         if not round_text.isdecimal() or len(round_text) > 4:
-            raise FormError("Choose which round to fix.")
+            raise FormError(gettext("Choose which round to fix."))
         points = parse_points(form.get("points", ""), player)
         return scorepad.FixEntry(int(round_text), player, points)
     if action == "finish":
         return scorepad.Finish()
-    raise FormError("That button does nothing on a score pad. Reload the page.")
+    raise FormError(gettext("That button does nothing on a score pad. Reload the page."))
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
     wins = form.get("wins", "highest")
     if wins not in ("highest", "lowest"):
-        raise FormError("Choose whether the highest or the lowest total wins.")
+        raise FormError(gettext("Choose whether the highest or the lowest total wins."))
     return {"lowest_wins": wins == "lowest"}
 
 
 def summary(state: scorepad.ScorePad) -> str:
     if not state.rounds:
-        return "No rounds yet"
+        return gettext("No rounds yet")
     totals = state.totals()
-    leaders = " and ".join(state.leaders())
+    leaders = state.leaders()
     rounds = len(state.rounds)
-    return f"Round {rounds} · {leaders} ahead with {totals[state.leaders()[0]]}"
+    if len(leaders) == 1:
+        return gettext(
+            "Round %(round)s · %(player)s ahead with %(score)s",
+            round=rounds,
+            player=leaders[0],
+            score=totals[leaders[0]],
+        )
+    names = leaders[0]
+    for name in leaders[1:]:
+        names = gettext("%(names)s and %(name)s", names=names, name=name)
+    return gettext(
+        "Round %(round)s · %(players)s ahead with %(score)s",
+        round=rounds,
+        players=names,
+        score=totals[leaders[0]],
+    )
 
 
 def describe(action: Mapping[str, Any]) -> str:
     if action.get("type") == "AddRound":
-        return "Round entered: " + ", ".join(str(s) for s in action.get("scores", []))
+        return gettext(
+            "Round entered: %(scores)s",
+            scores=", ".join(str(s) for s in action.get("scores", [])),
+        )
     if action.get("type") == "FixEntry":
-        return (
-            f"Fixed round {action.get('round')}: {action.get('player')} now {action.get('points')}"
+        return gettext(
+            "Fixed round %(round)s: %(player)s now %(points)s",
+            round=str(action.get("round")),
+            player=str(action.get("player")),
+            points=str(action.get("points")),
         )
     if action.get("type") == "Finish":
-        return "Game finished"
+        return gettext("Game finished")
     return str(action.get("type", "?"))
 
 
