@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,17 @@ RULING = re.compile(r"^- \*\*([A-Z]{1,3}\d{1,2}) ([^*]+?)\*\*[ \t]*(.*(?:\n[ \t]
 #: Where a page asks for its rulings.
 MARKER = re.compile(r"^\{\{ rulings ((?:[A-Z]{1,3}\d{1,2}(?:-[A-Z]{1,3}\d{1,2})?\s*)+)\}\}\s*$")
 RULINGS_PAGE = "rulings.md"
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The fold's own words, in English for the docs site; the phone's help
+    hands in the same words in the phone's language (``help.py``)."""
+
+    summary: str = "The rulings this page relies on (%(count)s: %(ids)s)"
+    span: str = "%(first)s to %(last)s"
+    every: str = "Every ruling, for every game:"
+    rulings: str = "Rulings"
 
 
 class UnknownRuling(LookupError):
@@ -85,26 +97,30 @@ def expand(spec: str, known: dict[str, tuple[str, str]]) -> list[str]:
     return ids
 
 
-def folded(ids: list[str], known: dict[str, tuple[str, str]], link: str) -> list[str]:
+def folded(
+    ids: list[str], known: dict[str, tuple[str, str]], link: str, labels: Labels = Labels()
+) -> list[str]:
     """The Markdown lines of the folded list of rulings ``ids``."""
-    label = " ".join(ids) if len(ids) <= 3 else f"{ids[0]} to {ids[-1]}"
+    span = labels.span % {"first": ids[0], "last": ids[-1]}
+    label = " ".join(ids) if len(ids) <= 3 else span
     lines = [
         '<details class="rulings" markdown="1">',
-        f"<summary>The rulings this page relies on ({len(ids)}: {label})</summary>",
+        f"<summary>{labels.summary % {'count': len(ids), 'ids': label}}</summary>",
         "",
     ]
     for ruling_id in ids:
         name, text = known[ruling_id]
         lines.append(f"- **{ruling_id} {name}** {text}")
-    lines += ["", f"Every ruling, for every game: [Rulings]({link}).", "", "</details>", ""]
+    lines += ["", f"{labels.every} [{labels.rulings}]({link}).", "", "</details>", ""]
     return lines
 
 
 class _Expand(Preprocessor):
-    def __init__(self, md: Markdown, docs: Path, link: str) -> None:
+    def __init__(self, md: Markdown, docs: Path, link: str, labels: Labels) -> None:
         super().__init__(md)
         self.docs = docs
         self.link = link
+        self.labels = labels
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
@@ -114,7 +130,7 @@ class _Expand(Preprocessor):
                 out.append(line)
                 continue
             known = rulings(self.docs)
-            out += folded(expand(match.group(1), known), known, self.link)
+            out += folded(expand(match.group(1), known), known, self.link, self.labels)
         return out
 
 
@@ -125,13 +141,15 @@ class RulingsExtension(Extension):
         self.config = {
             "docs": ["docs", "the folder holding rulings.md"],
             "link": [RULINGS_PAGE, "where the Rulings page is linked"],
+            "labels": [Labels(), "the fold's words (the phone's help: in its language)"],
         }
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's name)
         md.registerExtension(self)
         docs = Path(self.getConfig("docs"))
-        md.preprocessors.register(_Expand(md, docs, self.getConfig("link")), "leafpile_rulings", 25)
+        expand_it = _Expand(md, docs, self.getConfig("link"), self.getConfig("labels"))
+        md.preprocessors.register(expand_it, "leafpile_rulings", 25)
 
 
 def makeExtension(**kwargs: Any) -> RulingsExtension:  # noqa: N802 (Markdown's name)
