@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, InvalidCard, RuleError, TooManyCopies
+from .messages import Message, Param, refusal, refusal_n
 
 SUITS = "♠♥♦♣"
 SUIT_LETTERS = "SHDC"
@@ -200,6 +201,30 @@ class CardView:
     @property
     def red(self) -> bool:
         return self.suit in ("hearts", "diamonds")
+
+    @property
+    def spoken(self) -> Message:
+        """:attr:`words` as a message, worded where it is shown."""
+        return card_message(self.card)
+
+
+def card_message(card: int) -> Message:
+    """A card's spoken name as a message: "Queen of hearts" in English."""
+    rank: Param = rank_of(card)
+    names = {
+        1: refusal("solitaire.rank.ace", "Ace"),
+        11: refusal("solitaire.rank.jack", "Jack"),
+        12: refusal("solitaire.rank.queen", "Queen"),
+        13: refusal("solitaire.rank.king", "King"),
+    }
+    rank = names.get(rank_of(card), rank)
+    suit = (
+        refusal("solitaire.suit.spades", "spades"),
+        refusal("solitaire.suit.hearts", "hearts"),
+        refusal("solitaire.suit.diamonds", "diamonds"),
+        refusal("solitaire.suit.clubs", "clubs"),
+    )[suit_of(card)]
+    return refusal("solitaire.card.name", "%(rank)s of %(suit)s", rank=rank, suit=suit)
 
 
 @dataclass(frozen=True)
@@ -418,29 +443,79 @@ def _check_move(state: State, move: Move) -> None:
     n = state.layout.piles
     for name, value in (("source", move.source), ("target", move.target), ("count", move.count)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise IllegalAction(f"the {name} of a move must be a whole number, not {value!r}")
+            raise IllegalAction(
+                refusal(
+                    "solitaire.move.not-whole",
+                    "the %(name)s of a move must be a whole number, not %(value)s",
+                    name=name,
+                    value=repr(value),
+                )
+            )
     for value in (move.source, move.target):
         if not 0 <= value < n:
-            raise IllegalAction(f"there is no pile {value + 1}: the piles are 1 to {n}")
+            raise IllegalAction(
+                refusal(
+                    "solitaire.move.no-pile",
+                    "there is no pile %(pile)s: the piles are 1 to %(n)s",
+                    pile=value + 1,
+                    n=n,
+                )
+            )
     if move.source == move.target:
-        raise IllegalAction(f"pile {move.source + 1} is already where the cards are")
+        raise IllegalAction(
+            refusal(
+                "solitaire.move.same-pile",
+                "pile %(pile)s is already where the cards are",
+                pile=move.source + 1,
+            )
+        )
     pile = state.piles[move.source]
     if not pile:
-        raise IllegalAction(f"pile {move.source + 1} is empty: there is nothing to move")
+        raise IllegalAction(
+            refusal(
+                "solitaire.move.empty-pile",
+                "pile %(pile)s is empty: there is nothing to move",
+                pile=move.source + 1,
+            )
+        )
     if move.count < 1:
-        raise IllegalAction(f"a move takes at least one card, not {move.count}")
+        raise IllegalAction(
+            refusal(
+                "solitaire.move.no-cards",
+                "a move takes at least one card, not %(count)s",
+                count=move.count,
+            )
+        )
     run = state.top_run(move.source)
     if move.count > run:
-        if move.count > len(pile) - state.hidden[move.source]:
+        face_up = len(pile) - state.hidden[move.source]
+        if move.count > face_up:
             raise IllegalAction(
-                f"pile {move.source + 1} has only {len(pile) - state.hidden[move.source]} "
-                f"face-up card{'s' if len(pile) - state.hidden[move.source] != 1 else ''}"
+                refusal_n(
+                    "solitaire.move.face-up",
+                    "pile %(pile)s has only %(n)s face-up card",
+                    "pile %(pile)s has only %(n)s face-up cards",
+                    "n",
+                    pile=move.source + 1,
+                    n=face_up,
+                )
             )
         gap_top, gap_below = pile[-run], pile[-run - 1]
         raise IllegalAction(
-            f"only the top {run} card{'s' if run != 1 else ''} of pile {move.source + 1} "
-            f"move together: the {card_label(gap_below)} under the {card_label(gap_top)} "
-            "does not continue the run (a run is one suit, each card one below the next)"
+            refusal_n(
+                "solitaire.move.run",
+                "only the top %(n)s card of pile %(pile)s moves together: the %(below)s under "
+                "the %(top)s does not continue the run (a run is one suit, each card one below "
+                "the next)",
+                "only the top %(n)s cards of pile %(pile)s move together: the %(below)s under "
+                "the %(top)s does not continue the run (a run is one suit, each card one below "
+                "the next)",
+                "n",
+                n=run,
+                pile=move.source + 1,
+                below=card_label(gap_below),
+                top=card_label(gap_top),
+            )
         )
     moving = pile[-move.count]
     dest = state.piles[move.target]
@@ -448,13 +523,21 @@ def _check_move(state: State, move: Move) -> None:
         top = dest[-1]
         if suit_of(top) != suit_of(moving):
             raise IllegalAction(
-                f"the {card_label(moving)} cannot go on the {card_label(top)}: "
-                "cards go only onto their own suit"
+                refusal(
+                    "solitaire.move.other-suit",
+                    "the %(card)s cannot go on the %(top)s: cards go only onto their own suit",
+                    card=card_label(moving),
+                    top=card_label(top),
+                )
             )
         if rank_of(top) <= rank_of(moving):
             raise IllegalAction(
-                f"the {card_label(moving)} cannot go on the {card_label(top)}: "
-                "cards go only onto a higher card"
+                refusal(
+                    "solitaire.move.lower",
+                    "the %(card)s cannot go on the %(top)s: cards go only onto a higher card",
+                    card=card_label(moving),
+                    top=card_label(top),
+                )
             )
 
 
@@ -469,7 +552,13 @@ def apply(state: State, action: Any) -> State:
         n = state.layout.piles
         if len(state.hand) < n:
             raise IllegalAction(
-                f"no deals left: all {state.layout.deals} deals have been made"
+                refusal_n(
+                    "solitaire.deal.none-left",
+                    "no deals left: the %(n)s deal has been made",
+                    "no deals left: all %(n)s deals have been made",
+                    "n",
+                    n=state.layout.deals,
+                )
             )  # S1
         piles = tuple(p + (c,) for p, c in zip(state.piles, state.hand[:n], strict=True))
         return State(state.layout, piles, state.hidden, state.hand[n:], state.seed)
@@ -486,7 +575,11 @@ def apply(state: State, action: Any) -> State:
         if not new_piles[s]:
             hidden[s] = 0
         return State(state.layout, tuple(new_piles), tuple(hidden), state.hand, state.seed)
-    raise IllegalAction(f"{action!r} is not a solitaire action")
+    raise IllegalAction(
+        refusal(
+            "solitaire.action.unknown", "%(action)s is not a solitaire action", action=repr(action)
+        )
+    )
 
 
 def legal_moves(state: State) -> list[Move | Deal]:
@@ -546,13 +639,45 @@ def replay(state: State, actions: Iterable[Any]) -> State:
 
 def describe(state: State, action: Move | Deal) -> str:
     """Words for an action in this position: ``"7♥ from pile 2 to pile 5"``."""
+    return str(describe_message(state, action))
+
+
+def describe_message(state: State, action: Move | Deal) -> Message:
+    """:func:`describe` as a message with an id, worded where it is shown."""
     if isinstance(action, Deal):
-        return f"deal ({state.deals_left} deal{'s' if state.deals_left != 1 else ''} left now)"
+        return refusal_n(
+            "solitaire.describe.deal",
+            "deal (%(n)s deal left now)",
+            "deal (%(n)s deals left now)",
+            "n",
+            n=state.deals_left,
+        )
+    source, target = action.source + 1, action.target + 1
     pile = state.piles[action.source] if 0 <= action.source < len(state.piles) else ()
     if not pile or action.count < 1 or action.count > len(pile):
-        return f"{action.count} from pile {action.source + 1} to pile {action.target + 1}"
+        return refusal(
+            "solitaire.describe.count",
+            "%(count)s from pile %(source)s to pile %(target)s",
+            count=action.count,
+            source=source,
+            target=target,
+        )
     first = card_label(pile[-action.count])
     what = first if action.count == 1 else f"{first}…{card_label(pile[-1])}"
     dest = state.piles[action.target] if 0 <= action.target < len(state.piles) else ()
-    where = f"onto the {card_label(dest[-1])}" if dest else "to the empty space"
-    return f"{what} from pile {action.source + 1} {where} (pile {action.target + 1})"
+    if dest:
+        return refusal(
+            "solitaire.describe.onto",
+            "%(cards)s from pile %(source)s onto the %(top)s (pile %(target)s)",
+            cards=what,
+            source=source,
+            top=card_label(dest[-1]),
+            target=target,
+        )
+    return refusal(
+        "solitaire.describe.empty",
+        "%(cards)s from pile %(source)s to the empty space (pile %(target)s)",
+        cards=what,
+        source=source,
+        target=target,
+    )

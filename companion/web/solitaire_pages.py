@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion.cooperative import off_the_loop
@@ -28,7 +29,7 @@ from .board import phone_context
 from .costly import one_job
 from .games import FormError
 from .games import load as load_screens
-from .i18n import message_of
+from .i18n import gettext, language, message_of, words
 from .ratelimit import new_table_limit, solver_limit
 from .viewer import device_id, known_device, viewer_for
 
@@ -43,7 +44,6 @@ START_BUDGET = 0.5
 # Lines found in this process, and the lines shipped for the deals the solver
 # takes longest on: a deal offered as one that can be won is a yes at once.
 KNOWN_WINS = solitaire_solver.KnownWins(shipped=solitaire_deals.winning_line)
-KNOWING = "with every card known (face down and in hand)"
 STATISTICS_TABLES = 500  # the most recent of this phone's deals the statistics look at
 
 
@@ -98,31 +98,62 @@ def _board(snap: Snapshot, answer: Answer) -> Any:
     return render_template(template, **context)
 
 
+def _seconds(seconds: float) -> str:
+    """A solver's time, one decimal, as this phone's language writes it."""
+    return format_decimal(seconds, "0.0", locale=language())
+
+
 def _hint_answer(state: solitaire.State, tip: solitaire_solver.Hint) -> Answer:
     if tip.move is None:
         return Answer(
-            "There is no move left to make: this deal is lost from here. Undo, or try a new deal."
+            gettext(
+                "There is no move left to make: this deal is lost from here. "
+                "Undo, or try a new deal."
+            )
         )
-    words = solitaire.describe(state, tip.move)
     if isinstance(tip.move, Deal):
-        say = "Deal now"
         pick, target = None, None
-    else:
-        say = f"Move the {words}"
-        pick, target = f"{tip.move.source}:{tip.move.count}", tip.move.target
+        if tip.result == solitaire_solver.WON:
+            text = gettext(
+                "Hint: Deal now; with every card known (face down and in hand), a winning "
+                "line of %(n)s moves starts with it.",
+                n=tip.line_length,
+            )
+        elif tip.result == solitaire_solver.LOST:
+            text = gettext(
+                "Hint: Deal now; but even with every card known no line wins from here any "
+                "more (the solver searched every position)."
+            )
+        else:
+            text = gettext(
+                "Hint: Deal now; the solver, even with every card known (face down and in "
+                "hand), found no win within %(seconds)s s, so this is its best guess.",
+                seconds=_seconds(tip.seconds),
+            )
+        return Answer(text, pick, target)
+    move = words(solitaire.describe_message(state, tip.move))
+    pick, target = f"{tip.move.source}:{tip.move.count}", tip.move.target
     if tip.result == solitaire_solver.WON:
-        why = f"{KNOWING}, a winning line of {tip.line_length} moves starts with it."
+        text = gettext(
+            "Hint: Move the %(move)s; with every card known (face down and in hand), a "
+            "winning line of %(n)s moves starts with it.",
+            move=move,
+            n=tip.line_length,
+        )
     elif tip.result == solitaire_solver.LOST:
-        why = (
-            "but even with every card known no line wins from here any more "
-            "(the solver searched every position)."
+        text = gettext(
+            "Hint: Move the %(move)s; but even with every card known no line wins from here "
+            "any more (the solver searched every position).",
+            move=move,
         )
     else:
-        why = (
-            f"the solver, even {KNOWING}, found no win within {tip.seconds:.1f} s, "
-            "so this is its best guess."
+        text = gettext(
+            "Hint: Move the %(move)s; the solver, even with every card known (face down and "
+            "in hand), found no win within %(seconds)s s, so this is its best guess.",
+            move=move,
+            seconds=_seconds(tip.seconds),
         )
-    return Answer(f"Hint: {say}; {why}", pick, target)
+    return Answer(text, pick, target)
 
 
 @bp.get("/t/<token>/solitaire/hint")
@@ -132,7 +163,7 @@ def hint(token: str) -> Any:
     snap = _solitaire_snapshot(token)
     state: solitaire.State = snap.state
     if state.won:
-        return _board(snap, Answer("This deal is won: nothing left to do."))
+        return _board(snap, Answer(gettext("This deal is won: nothing left to do.")))
     found = KNOWN_WINS.solve(state, HERE_BUDGET, run=off_the_loop)
     return _board(snap, _hint_answer(state, solitaire_solver.hint_from(state, found)))
 
@@ -144,31 +175,61 @@ def check(token: str) -> Any:
     snap = _solitaire_snapshot(token)
     state: solitaire.State = snap.state
     if state.won:
-        return _board(snap, Answer("This deal is won."))
+        return _board(snap, Answer(gettext("This deal is won.")))
     here = KNOWN_WINS.solve(state, HERE_BUDGET, run=off_the_loop)
-    text = _verdict(here, "from here" if snap.actions else "")
+    text = _verdict(here, from_here=bool(snap.actions))
     if snap.actions and here.result != solitaire_solver.WON and state.seed is not None:
         start = KNOWN_WINS.solve(solitaire.new_game(state.seed), START_BUDGET, run=off_the_loop)
-        text += " From the start of the deal: " + _verdict(start, "")
+        text += " " + gettext(
+            "From the start of the deal: %(verdict)s",
+            verdict=_verdict(start, from_here=False),
+        )
     return _board(snap, Answer(text))
 
 
-def _verdict(found: solitaire_solver.Solution, where: str) -> str:
-    place = f" {where}" if where else ""
+def _verdict(found: solitaire_solver.Solution, *, from_here: bool) -> str:
+    seconds, odds = _seconds(found.seconds), solver_odds()
     if found.result == solitaire_solver.WON:
-        return (
-            f"Yes: {KNOWING}, it can be won{place}, in {len(found.moves)} moves. "
-            "You see less than the solver, so finding the line is up to you."
+        if from_here:
+            return gettext(
+                "Yes: with every card known (face down and in hand), it can be won from "
+                "here, in %(n)s moves. You see less than the solver, so finding the line is "
+                "up to you.",
+                n=len(found.moves),
+            )
+        return gettext(
+            "Yes: with every card known (face down and in hand), it can be won, in %(n)s "
+            "moves. You see less than the solver, so finding the line is up to you.",
+            n=len(found.moves),
         )
     if found.result == solitaire_solver.LOST:
-        return (
-            f"No: even with every card known, no line wins{place} "
-            f"(every position was searched, in {found.seconds:.1f} s)."
+        if from_here:
+            return gettext(
+                "No: even with every card known, no line wins from here (every position "
+                "was searched, in %(seconds)s s).",
+                seconds=seconds,
+            )
+        return gettext(
+            "No: even with every card known, no line wins (every position was searched, "
+            "in %(seconds)s s).",
+            seconds=seconds,
         )
-    return (
-        f"Not decided: {KNOWING}, the solver found no win{place} in {found.seconds:.1f} s "
-        "(what a phone can wait), and it did not search every position, so this is neither "
-        f"a yes nor a no. Most deals can be won: {solver_odds()} of the deals tested."
+    if from_here:
+        return gettext(
+            "Not decided: with every card known (face down and in hand), the solver found "
+            "no win from here in %(seconds)s s (what a phone can wait), and it did not "
+            "search every position, so this is neither a yes nor a no. Most deals can be "
+            "won: %(odds)s of the deals tested.",
+            seconds=seconds,
+            odds=odds,
+        )
+    return gettext(
+        "Not decided: with every card known (face down and in hand), the solver found no "
+        "win in %(seconds)s s (what a phone can wait), and it did not search every "
+        "position, so this is neither a yes nor a no. Most deals can be won: %(odds)s of "
+        "the deals tested.",
+        seconds=seconds,
+        odds=odds,
     )
 
 

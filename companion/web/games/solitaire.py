@@ -14,17 +14,26 @@ from typing import Any
 
 from companion.rules import solitaire, solitaire_deals
 from companion.rules.errors import RuleError
+from companion.rules.messages import refusal_n
 from companion.tables.games.solitaire import MAX_DEAL
+from companion.web.i18n import gettext, message_of, words
 
 from . import FormError, Screen
 
 
-def _pile_number(text: str, what: str, piles: int) -> int:
+def _pile_number(text: str, not_a_pile: str, piles: int) -> int:
+    """The pile a form names; ``not_a_pile`` says what was wrong with ``text``."""
     if not text.isdecimal() or not text.isascii() or len(text) > 2:
-        raise FormError(f"{what} {text[:8]!r} is not a pile. Tap a card, then a pile.")
+        raise FormError(not_a_pile)
     number = int(text)
     if not 0 <= number < piles:
-        raise FormError(f"There is no pile {number + 1}: the piles are 1 to {piles}.")
+        raise FormError(
+            gettext(
+                "There is no pile %(pile)s: the piles are 1 to %(piles)s.",
+                pile=number + 1,
+                piles=piles,
+            )
+        )
     return number
 
 
@@ -35,19 +44,32 @@ def parse_action(
     if action == "deal":
         return solitaire.Deal()
     if action != "move":
-        raise FormError("That button does nothing in solitaire. Reload the page.")
+        raise FormError(gettext("That button does nothing in solitaire. Reload the page."))
     pick = form.get("pick", "")
     target = form.get("target", "")
     if not pick:
-        raise FormError("Tap a card first, then the pile to move it to.")
+        raise FormError(gettext("Tap a card first, then the pile to move it to."))
     if not target:
-        raise FormError("Now tap the pile to move the cards to.")
+        raise FormError(gettext("Now tap the pile to move the cards to."))
     source_text, _, count_text = pick.partition(":")
     piles = state.layout.piles
-    source = _pile_number(source_text, "The card's pile", piles)
-    target_pile = _pile_number(target, "The target", piles)
+    source = _pile_number(
+        source_text,
+        gettext(
+            "The card's pile %(typed)s is not a pile. Tap a card, then a pile.",
+            typed=repr(source_text[:8]),
+        ),
+        piles,
+    )
+    target_pile = _pile_number(
+        target,
+        gettext(
+            "The target %(typed)s is not a pile. Tap a card, then a pile.", typed=repr(target[:8])
+        ),
+        piles,
+    )
     if not count_text.isdecimal() or not count_text.isascii() or len(count_text) > 2:
-        raise FormError("That card choice is garbled. Tap the card again.")
+        raise FormError(gettext("That card choice is garbled. Tap the card again."))
     return solitaire.Move(source, target_pile, int(count_text))
 
 
@@ -58,39 +80,64 @@ def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str
     text = form.get("deal", "").strip()
     kind = form.get("kind", "any").strip() or "any"
     if kind not in solitaire_deals.KINDS:
-        raise FormError(f"{kind[:12]!r} is not a kind of deal: choose one from the list.")
+        raise FormError(
+            gettext(
+                "%(kind)s is not a kind of deal: choose one from the list.", kind=repr(kind[:12])
+            )
+        )
     if not text:
         if kind == "any":
             return {"deal": secrets.randbelow(MAX_DEAL + 1)}
         try:
             return {"deal": solitaire_deals.pick(kind, secrets.SystemRandom())}
         except RuleError as exc:
-            raise FormError(str(exc)) from exc
+            raise FormError(words(message_of(exc))) from exc
     if not text.isdecimal() or not text.isascii() or len(text) > 9:
         raise FormError(
-            f"The deal number {text[:12]!r} is not a whole number from 0 to {MAX_DEAL}."
+            gettext(
+                "The deal number %(typed)s is not a whole number from 0 to %(most)s.",
+                typed=repr(text[:12]),
+                most=MAX_DEAL,
+            )
         )
     return {"deal": int(text)}
 
 
 def summary(state: solitaire.State) -> str:
+    seed = str(state.seed)
     if state.won:
-        return f"Deal #{state.seed}: won"
-    return (
-        f"Deal #{state.seed}: {state.deals_left} deal{'s' if state.deals_left != 1 else ''} left, "
-        f"{state.face_down_count} face down"
+        return gettext("Deal #%(deal)s: won", deal=seed)
+    return words(
+        refusal_n(
+            "solitaire.summary",
+            "Deal #%(deal)s: %(n)s deal left, %(down)s face down",
+            "Deal #%(deal)s: %(n)s deals left, %(down)s face down",
+            "n",
+            deal=seed,
+            n=state.deals_left,
+            down=state.face_down_count,
+        )
     )
 
 
 def describe(action: Mapping[str, Any]) -> str:
     if action.get("type") == "Deal":
-        return "Dealt a card onto every pile"
+        return gettext("Dealt a card onto every pile")
     if action.get("type") == "Move":
         count = action.get("count", 1)
-        cards = "a card" if count == 1 else f"{count} cards"
         source, target = action.get("source"), action.get("target")
-        if isinstance(source, int) and isinstance(target, int):
-            return f"Moved {cards} from pile {source + 1} to pile {target + 1}"
+        if isinstance(source, int) and isinstance(target, int) and isinstance(count, int):
+            return words(
+                refusal_n(
+                    "solitaire.history.move",
+                    "Moved a card from pile %(source)s to pile %(target)s",
+                    "Moved %(n)s cards from pile %(source)s to pile %(target)s",
+                    "n",
+                    n=count,
+                    source=source + 1,
+                    target=target + 1,
+                )
+            )
     return str(action.get("type", "?"))
 
 
