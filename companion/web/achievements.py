@@ -23,6 +23,7 @@ from companion.tables.store import Store
 
 from . import store
 from .groups import scope
+from .i18n import words
 from .ratelimit import records_limit
 from .viewer import my_tables
 
@@ -69,4 +70,6 @@ def page() -> Any:
         done=done,
         total=len(nw.ACHIEVEMENTS),
         mine=my_tables(),
+        group_names=nw.GROUP_WORDS,
+        say=words,
     )

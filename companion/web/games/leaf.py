@@ -6,13 +6,18 @@ shared with the North Wind screen, which scores the human the same way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import leaf
+from companion.rules.messages import Message
+from companion.web.i18n import gettext, words
 
 from . import FormError, Screen
+
+#: Makes a field's label say whose count it is ("Ana's foxes", "your foxes").
+Whose = Callable[[str], str]
 
 MAX_TOKENS = 200  # acorn tokens or sun anyone could hold; more is a typo
 
@@ -24,60 +29,79 @@ def read_count(
     text = str(form.get(name, "")).strip()
     if not text:
         if default is None:
-            raise FormError(f"Enter {label}.")
+            raise FormError(gettext("Enter %(what)s.", what=label))
         return default
+    what = label[:1].upper() + label[1:]
     if not text.isdecimal() or not text.isascii() or len(text) > 4:
-        raise FormError(f"{label[:1].upper()}{label[1:]}: {text[:12]!r} is not a whole number.")
+        raise FormError(
+            gettext("%(what)s: %(typed)s is not a whole number.", what=what, typed=repr(text[:12]))
+        )
     value = int(text)
     if value > high:
-        raise FormError(f"{label[:1].upper()}{label[1:]} cannot be {value}: at most {high}.")
+        raise FormError(
+            gettext(
+                "%(what)s cannot be %(value)s: at most %(high)s.", what=what, value=value, high=high
+            )
+        )
     return value
 
 
-def read_groups(form: Mapping[str, str], name: str, whose: str) -> list[int]:
-    """Mushroom group sizes typed as ``"3 2 1"`` or ``"3, 2, 1"`` (blank = none)."""
+def read_groups(form: Mapping[str, str], name: str, label: str) -> list[int]:
+    """Mushroom group sizes typed as ``"3 2 1"`` or ``"3, 2, 1"`` (blank = none);
+    ``label`` names the field in a refusal ("Ana's mushroom groups")."""
     text = str(form.get(name, "")).replace(",", " ").replace("+", " ").strip()
     sizes: list[int] = []
     for word in text.split():
         if not word.isdecimal() or not word.isascii() or len(word) > 2 or int(word) == 0:
             raise FormError(
-                f"{whose} mushroom groups: {word[:12]!r} is not a group size; type sizes like 3 2 1"
+                gettext(
+                    "%(what)s: %(word)s is not a group size; type sizes like 3 2 1",
+                    what=label,
+                    word=repr(word[:12]),
+                )
             )
         sizes.append(int(word))
     if len(sizes) > leaf.MUSHROOMS_PER_PLAYER:
-        raise FormError(f"{whose} mushroom groups: too many groups.")
+        raise FormError(gettext("%(what)s: too many groups.", what=label))
     return sizes
 
 
-def read_tally(form: Mapping[str, str], prefix: str, whose: str) -> dict[str, Any]:
+def players_count(player: str) -> Whose:
+    """Labels of ``player``'s fields: "Ana's foxes"."""
+    return lambda field: gettext("%(player)s's %(field)s", player=player, field=field)
+
+
+def read_tally(form: Mapping[str, str], prefix: str, whose: Whose) -> dict[str, Any]:
     """One player's tally fields (``prefix`` + field name) as a tally dict."""
     den = {}
     for animal in leaf.ANIMALS:
         n = read_count(
             form,
             f"{prefix}den_{animal}",
-            f"{whose} {leaf.ANIMAL_PLURALS[animal]}",
+            whose(words(leaf.ANIMAL_PLURAL_WORDS[animal])),
             high=leaf.COPIES_PER_ANIMAL,
         )
         if n:
             den[animal] = n
     return {
         "den": den,
-        "mushroom_groups": read_groups(form, f"{prefix}groups", whose),
+        "mushroom_groups": read_groups(form, f"{prefix}groups", whose(gettext("mushroom groups"))),
         # Past the tree's top the referee says why (LX3); the form only stops junk.
-        "tree": read_count(form, f"{prefix}tree", f"{whose} squirrel height", high=999),
-        "sun": read_count(form, f"{prefix}sun", f"{whose} sun tokens", high=MAX_TOKENS),
+        "tree": read_count(form, f"{prefix}tree", whose(gettext("squirrel height")), high=999),
+        "sun": read_count(form, f"{prefix}sun", whose(gettext("sun tokens")), high=MAX_TOKENS),
         "leaf_cards": read_count(
-            form, f"{prefix}leaf_cards", f"{whose} leaf cards", high=leaf.LEAF_CARD_COUNT
+            form, f"{prefix}leaf_cards", whose(gettext("leaf cards")), high=leaf.LEAF_CARD_COUNT
         ),
         "acorn_tokens": read_count(
-            form, f"{prefix}acorns", f"{whose} acorn tokens", high=MAX_TOKENS
+            form, f"{prefix}acorns", whose(gettext("acorn tokens")), high=MAX_TOKENS
         ),
-        "minus_three": read_count(form, f"{prefix}minus_three", f'{whose} "-3" tokens', high=20),
+        "minus_three": read_count(
+            form, f"{prefix}minus_three", whose(gettext('"-3" tokens')), high=20
+        ),
         "forest": read_count(
             form,
             f"{prefix}forest",
-            f"{whose} Forest animals",
+            whose(gettext("Forest animals")),
             high=leaf.COPIES_PER_ANIMAL * len(leaf.ANIMALS),
         ),
     }
@@ -85,27 +109,42 @@ def read_tally(form: Mapping[str, str], prefix: str, whose: str) -> dict[str, An
 
 def parse_action(form: Mapping[str, str], state: leaf.State, me: str | None) -> leaf.EnterTally:
     if form.get("action") != "tally":
-        raise FormError("That button does nothing on a Leaf score sheet. Reload the page.")
+        raise FormError(gettext("That button does nothing on a Leaf score sheet. Reload the page."))
     player = form.get("player", "")
     if player not in state.players:
-        raise FormError(f"There is no player called {player[:40]!r} at this table.")
-    tally = read_tally(form, "", f"{player}'s")
+        raise FormError(
+            gettext("There is no player called %(name)s at this table.", name=repr(player[:40]))
+        )
+    tally = read_tally(form, "", players_count(player))
     tally.pop("forest")
     return leaf.EnterTally(player, tally)
 
 
+def names_and(names: Sequence[str]) -> str:
+    """``"Ana, Ben and Cy"`` in this phone's language."""
+    joined = names[0] if names else ""
+    for name in names[1:]:
+        joined = gettext("%(names)s and %(name)s", names=joined, name=name)
+    return joined
+
+
 def summary(state: leaf.State) -> str:
     if state.result is not None:
-        return " and ".join(state.result.winners) + " won"
+        return gettext("%(names)s won", names=names_and(state.result.winners))
     if not state.tallies:
-        return "Waiting for the counts"
-    return "Still to count: " + ", ".join(state.missing)
+        return gettext("Waiting for the counts")
+    return gettext("Still to count: %(names)s", names=", ".join(state.missing))
 
 
 def describe(action: Mapping[str, Any]) -> str:
     if action.get("type") == "EnterTally":
-        return f"{action.get('player')} entered their count"
+        return gettext("%(player)s entered their count", player=str(action.get("player")))
     return str(action.get("type", "?"))
+
+
+def say(message: Message | str) -> str:
+    """A message of the rules (an animal, a colour, a note) in this phone's words."""
+    return words(message)
 
 
 def tally_values(tally: leaf.Tally | None) -> dict[str, Any]:
@@ -131,8 +170,10 @@ def posted_values(form: Mapping[str, str], prefix: str = "") -> dict[str, str]:
 
 
 HELPERS: dict[str, Any] = {
+    "say": say,
+    "names_and": names_and,
     "animals": leaf.ANIMALS,
-    "plurals": leaf.ANIMAL_PLURALS,
+    "plurals": leaf.ANIMAL_PLURAL_WORDS,
     "tally_values": tally_values,
     "posted_values": posted_values,
 }

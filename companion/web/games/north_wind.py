@@ -14,27 +14,30 @@ from typing import Any
 from companion.rules import leaf
 from companion.rules import north_wind as nw
 from companion.rules.errors import RuleError
+from companion.rules.messages import marked
+from companion.web.i18n import gettext, message_of, words
 
 from . import FormError, FormPrompt
 from .leaf import HELPERS as LEAF_HELPERS
-from .leaf import LeafScreen, read_count, read_groups, read_tally
+from .leaf import LeafScreen, names_and, read_count, read_groups, read_tally
 
 MAX_CANDIDATES = 4
-ARROW_WORDS = {"top-left": "↖ top-left", "bottom-right": "↘ bottom-right"}
+# English words marked for the catalogs; the template words them (``_()``).
+ARROW_WORDS = {"top-left": marked("↖ top-left"), "bottom-right": marked("↘ bottom-right")}
 CROSSING_WORDS = {
-    "none": "No line crossed",
-    "frost": "Crossed a Frost line",
-    "winter": "Crossed the Winter line",
+    "none": marked("No line crossed"),
+    "frost": marked("Crossed a Frost line"),
+    "winter": marked("Crossed the Winter line"),
 }
 MOVE_WORDS = {
-    "up": "Moved up 1 space",
-    "skip": "Your squirrel was there: moved on to the next space",
-    "top": "Already on the top space: stays, +1 acorn",
+    "up": marked("Moved up 1 space"),
+    "skip": marked("Your squirrel was there: moved on to the next space"),
+    "top": marked("Already on the top space: stays, +1 acorn"),
 }
 RED_WORDS = {
-    "baby": "Done: a baby mushroom placed",
-    "grow": "Done: a baby grown to an adult",
-    "acorn": "Nothing possible: +1 acorn instead",
+    "baby": marked("Done: a baby mushroom placed"),
+    "grow": marked("Done: a baby grown to an adult"),
+    "acorn": marked("Nothing possible: +1 acorn instead"),
 }
 
 
@@ -53,7 +56,13 @@ def _animal(value: str, where: str) -> str | None:
     if not value:
         return None
     if value not in leaf.ANIMALS:
-        raise FormError(f"{where}: {value[:20]!r} is not an animal of Leaf.")
+        raise FormError(
+            gettext(
+                "%(where)s: %(value)s is not an animal of Leaf.",
+                where=where,
+                value=repr(value[:20]),
+            )
+        )
     return value
 
 
@@ -61,14 +70,21 @@ def read_mat(form: Mapping[str, str]) -> tuple[nw.Slot, ...]:
     """The five mat spaces (``m1``..``m5`` and ``m1_acorn``...), None for an empty one."""
     mat: list[nw.Slot] = []
     for i in range(1, nw.MAT_SLOTS + 1):
-        animal = _animal(str(form.get(f"m{i}", "")), f"Mat space {i}")
+        animal = _animal(str(form.get(f"m{i}", "")), gettext("Mat space %(n)s", n=i))
         mat.append(None if animal is None else (animal, bool(form.get(f"m{i}_acorn"))))
     return tuple(mat)
 
 
 def read_tips(form: Mapping[str, str], prefix: str, what: str) -> dict[str, int]:
     tips = {
-        colour: read_count(form, f"{prefix}{colour}", f"{what}: {colour} tips", high=leaf.MAX_TIPS)
+        colour: read_count(
+            form,
+            f"{prefix}{colour}",
+            gettext(
+                "%(what)s: %(colour)s tips", what=what, colour=words(leaf.COLOUR_WORDS[colour])
+            ),
+            high=leaf.MAX_TIPS,
+        )
         for colour in leaf.COLOURS
     }
     return {c: n for c, n in tips.items() if n}
@@ -91,85 +107,111 @@ def parse_action(form: Mapping[str, str], state: nw.State, me: str | None) -> An
     if action == "setup":
         need = nw.STARTING[state.difficulty][1]
         animals = [
-            _animal(str(form.get(f"a{i}", "")), f"Starting animal {i}") for i in range(1, need + 1)
+            _animal(str(form.get(f"a{i}", "")), gettext("Starting animal %(n)s", n=i))
+            for i in range(1, need + 1)
         ]
         if any(a is None for a in animals):
-            raise FormError(f"Choose all {need} of the North Wind's starting animals.")
+            raise FormError(
+                gettext("Choose all %(n)s of the North Wind's starting animals.", n=need)
+            )
         return nw.SetupAnimals(tuple(a for a in animals if a is not None))
     if action == "end-turn":
         return nw.EndHumanTurn()
     if action == "human-season":
-        crossed = _choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed.")
+        crossed = _choice(form, "crossed", nw.CROSSINGS, gettext("Say whether a line was crossed."))
         return nw.HumanSeason(crossed)
     if action == "reaction":
-        return nw.ReactionSun(read_count(form, "sun", "the reaction sun", high=15, default=None))
+        return nw.ReactionSun(
+            read_count(form, "sun", gettext("the reaction sun"), high=15, default=None)
+        )
     if action == "pile":
-        return nw.PileEmptied(_choice(form, "leaf", leaf.LEAF_SHAPES, "Choose which pile ran out."))
+        return nw.PileEmptied(
+            _choice(form, "leaf", leaf.LEAF_SHAPES, gettext("Choose which pile ran out."))
+        )
     if action == "draw":
         return nw.Draw(
-            leaf=_choice(form, "leaf", leaf.LEAF_SHAPES, "Choose the leaf shape on the card."),
-            colour=_choice(form, "colour", leaf.COLOURS, "Choose the card's action colour."),
-            arrow=_choice(form, "arrow", nw.ARROWS, "Choose the card's arrow."),
+            leaf=_choice(
+                form, "leaf", leaf.LEAF_SHAPES, gettext("Choose the leaf shape on the card.")
+            ),
+            colour=_choice(
+                form, "colour", leaf.COLOURS, gettext("Choose the card's action colour.")
+            ),
+            arrow=_choice(form, "arrow", nw.ARROWS, gettext("Choose the card's arrow.")),
         )
     if action == "reshuffle":
         return nw.Reshuffle()
     if action == "place":
-        return nw.Place(read_tips(form, "tips_", "The placed leaf"))
+        return nw.Place(read_tips(form, "tips_", gettext("The placed leaf")))
     if action == "done":
         return nw.Done()
     if action == "red":
-        outcome = _choice(form, "outcome", nw.RED_OUTCOMES, "Say how the red action went.")
+        outcome = _choice(form, "outcome", nw.RED_OUTCOMES, gettext("Say how the red action went."))
         return nw.Red(outcome)
     if action == "orange":
-        drawn = _animal(str(form.get("drawn", "")), "The animal drawn from the deck")
+        drawn = _animal(str(form.get("drawn", "")), gettext("The animal drawn from the deck"))
         mat = read_mat(form)
         if drawn is None and _draws_from_the_deck(state, mat):
             raise FormPrompt(  # N8: the normal next step, not a mistake
-                "Nothing on the mat is wanted, so it takes the top card of the animal deck: "
-                "draw it and enter it below"
+                gettext(
+                    "Nothing on the mat is wanted, so it takes the top card of the animal deck: "
+                    "draw it and enter it below"
+                )
             )
         return nw.Orange(
             mat=mat,
             drawn=None if drawn is None else (drawn, bool(form.get("drawn_acorn"))),
         )
     if action == "brown":
-        move = _choice(form, "move", nw.BROWN_MOVES, "Say where the squirrel went.")
+        move = _choice(form, "move", nw.BROWN_MOVES, gettext("Say where the squirrel went."))
         reward = {
-            k: read_count(form, k, f"the space's {w}", high=nw.MAX_REWARD)
+            k: read_count(form, k, w, high=nw.MAX_REWARD)
             for k, w in (
-                ("acorns", "acorns"),
-                ("sun", "sun"),
-                ("leaf_cards", "leaf cards"),
-                ("animals", "animals"),
+                ("acorns", gettext("the space's acorns")),
+                ("sun", gettext("the space's sun")),
+                ("leaf_cards", gettext("the space's leaf cards")),
+                ("animals", gettext("the space's animals")),
             )
         }
         return nw.Brown(move=move, fork=bool(form.get("fork")), **reward)
     if action == "season":
         return nw.Season(
             acorns=read_count(
-                form, "acorns", "the acorns on the new space", high=nw.MAX_REWARD, default=None
+                form,
+                "acorns",
+                gettext("the acorns on the new space"),
+                high=nw.MAX_REWARD,
+                default=None,
             ),
-            crossed=_choice(form, "crossed", nw.CROSSINGS, "Say whether a line was crossed."),
+            crossed=_choice(
+                form, "crossed", nw.CROSSINGS, gettext("Say whether a line was crossed.")
+            ),
         )
     if action == "hibernate":
-        animal = _animal(str(form.get("animal", "")), "The animal to hibernate")
+        animal = _animal(str(form.get("animal", "")), gettext("The animal to hibernate"))
         mat = read_mat(form) if "m1" in form else ()
         return nw.Hibernate(animal, mat)
     if action == "final":
         return nw.FinalScore(
-            human=read_tally(form, "h_", "Your"),
-            north_wind_groups=tuple(read_groups(form, "nw_groups", "The North Wind's")),
+            human=read_tally(form, "h_", your_count),
+            north_wind_groups=tuple(
+                read_groups(form, "nw_groups", gettext("The North Wind's mushroom groups"))
+            ),
         )
     if action == "achieve":
         ids = [str(form.get(f"ach_{i}", "")) for i in range(len(nw.ACHIEVEMENT_GROUPS))]
         return nw.Achieve(tuple(x for x in ids if x))
-    raise FormError("That button does nothing here. Reload the page.")
+    raise FormError(gettext("That button does nothing here. Reload the page."))
+
+
+def your_count(field: str) -> str:
+    """The label of a field of the solo player's own count: "Your foxes"."""
+    return gettext("Your %(field)s", field=field)
 
 
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
     difficulty = form.get("difficulty", "normal")
     if difficulty not in nw.DIFFICULTIES:
-        raise FormError("Choose easy, normal or hard.")
+        raise FormError(gettext("Choose easy, normal or hard."))
     return {"difficulty": difficulty}
 
 
@@ -187,20 +229,21 @@ def compare(args: Mapping[str, str], card_colour: str) -> dict[str, Any] | None:
     candidates: list[dict[str, Any]] = []
     try:
         for i in range(MAX_CANDIDATES):
-            tips = read_tips(args, f"c{i}_", f"Placement {i + 1}")
+            tips = read_tips(args, f"c{i}_", gettext("Placement %(n)s", n=i + 1))
             human = read_count(
                 args,
                 f"c{i}_human",
-                f"Placement {i + 1}: leaves with your mushrooms",
+                gettext("Placement %(n)s: leaves with your mushrooms", n=i + 1),
                 high=leaf.MAX_TIPS,
             )
             if tips or human:
                 candidates.append({"tips": tips, "human_mushroom_leaves": human, "n": i + 1})
         if len(candidates) < 2:
-            raise FormError("Fill in at least two placements to compare.")
+            raise FormError(gettext("Fill in at least two placements to compare."))
         best = nw.choose_placement(card_colour, candidates)
     except (FormError, RuleError) as exc:
-        return {"candidates": candidates, "best": [], "best_n": [], "error": str(exc)}
+        error = words(message_of(exc))
+        return {"candidates": candidates, "best": [], "best_n": [], "error": error}
     best_n = [candidates[i]["n"] for i in best]
     return {"candidates": candidates, "best": best, "best_n": best_n, "error": None}
 
@@ -209,18 +252,18 @@ def red_instruction(state: nw.State) -> str:
     """What the awaited red action asks of the player, in words (N6, N7)."""
     if not state.hibernated:
         if nw.red_is_first(state):
-            return "Put a North Wind baby mushroom on the leaf it just placed."
-        return (
+            return gettext("Put a North Wind baby mushroom on the leaf it just placed.")
+        return gettext(
             "Put a North Wind baby mushroom on the leaf touching the new one that has the "
             "most open tips and no North Wind mushroom yet. If every touching leaf already "
             "has one, grow one North Wind baby to an adult instead."
         )
     if state.babies:
-        return (
+        return gettext(
             "Grow one North Wind baby mushroom to an adult: choose one that makes a group "
             "of 3 connected adults if you can."
         )
-    return (
+    return gettext(
         "Put a North Wind baby mushroom on a leaf next to its largest mushroom group that "
         "has fewer than 3. If there is no such leaf, it takes 1 acorn instead."
     )
@@ -260,12 +303,22 @@ def achievement_state(state: nw.State) -> dict[str, bool | None]:
     return {a.id: nw.achievement_check(state, a.id) for a in nw.ACHIEVEMENTS}
 
 
+def player_name(name: str) -> str:
+    """A player's name as shown: the North Wind's in this phone's language."""
+    return gettext("North Wind") if name == nw.NORTH_WIND else name
+
+
 HELPERS: dict[str, Any] = {
     **LEAF_HELPERS,
-    "leaf_names": leaf.LEAF_NAMES,
+    "leaf_names": leaf.LEAF_WORDS,
+    "animal_names": leaf.ANIMAL_WORDS,
+    "colour_names": leaf.COLOUR_WORDS,
+    "path_names": nw.PATH_WORDS,
+    "difficulty_names": nw.DIFFICULTY_WORDS,
+    "group_names": nw.GROUP_WORDS,
     "shapes": leaf.LEAF_SHAPES,
     "colours": leaf.COLOURS,
-    "action_names": leaf.ACTION_NAMES,
+    "action_names": leaf.ACTION_WORDS,
     "arrows": ARROW_WORDS,
     "crossings": CROSSING_WORDS,
     "moves": MOVE_WORDS,
@@ -280,53 +333,107 @@ HELPERS: dict[str, Any] = {
     "frost_info": frost_info,
     "achievement_groups": achievements_by_group,
     "achievement_state": achievement_state,
-    "plural": leaf.plural,
+    "plural": leaf.animal_count,
+    "player_name": player_name,
     "max_candidates": MAX_CANDIDATES,
 }
 
 
 def summary(state: nw.State) -> str:
     if state.result is not None:
-        who = " and ".join(state.result.winners)
-        return (
-            f"{who} won · {state.result.breakdowns[state.human].total} to "
-            f"{state.result.breakdowns[nw.NORTH_WIND].total}"
+        return gettext(
+            "%(names)s won · %(human)s to %(wind)s",
+            names=names_and([player_name(p) for p in state.result.winners]),
+            human=state.result.breakdowns[state.human].total,
+            wind=state.result.breakdowns[nw.NORTH_WIND].total,
         )
-    return (
-        f"{state.difficulty.capitalize()} · North Wind turn {state.turn} · "
-        f"{state.acorns} acorns, {state.sun} sun"
+    return gettext(
+        "%(difficulty)s · North Wind turn %(turn)s · %(acorns)s acorns, %(sun)s sun",
+        difficulty=words(nw.DIFFICULTY_WORDS.get(state.difficulty, state.difficulty)).capitalize(),
+        turn=state.turn,
+        acorns=state.acorns,
+        sun=state.sun,
+    )
+
+
+def _named(names: Mapping[str, Any], key: object) -> str:
+    """A shape, colour or animal key in words (a key not known stays as it is)."""
+    return words(names.get(str(key), str(key)))
+
+
+def _tips(action: Mapping[str, Any]) -> str:
+    tips = action.get("tips") or {}
+    return ", ".join(
+        gettext("%(n)s %(colour)s", n=n, colour=_named(leaf.COLOUR_WORDS, c))
+        for c, n in tips.items()
     )
 
 
 def describe(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
-    words: dict[str, Callable[[Mapping[str, Any]], str]] = {
-        "SetupAnimals": lambda a: "North Wind starts with " + ", ".join(a.get("animals", [])),
-        "ReactionSun": lambda a: f"North Wind gains {a.get('sun')} reaction sun",
-        "PileEmptied": lambda a: f"The {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')} pile ran out",
-        "HumanSeason": lambda a: f"You advanced the season ({a.get('crossed')})",
-        "EndHumanTurn": lambda a: "Your turn ended",
-        "Draw": lambda a: (
-            f"Drew {leaf.LEAF_NAMES.get(str(a.get('leaf')), '?')}, "
-            f"{a.get('colour')}, {a.get('arrow')}"
+
+    def shape(a: Mapping[str, Any]) -> str:
+        return _named(leaf.LEAF_WORDS, a.get("leaf"))
+
+    said: dict[str, Callable[[Mapping[str, Any]], str]] = {
+        "SetupAnimals": lambda a: gettext(
+            "North Wind starts with %(animals)s",
+            animals=", ".join(_named(leaf.ANIMAL_WORDS, x) for x in a.get("animals", [])),
         ),
-        "Reshuffle": lambda a: "Drew the Reshuffle card",
-        "Place": lambda a: (
-            "Leaf placed: " + ", ".join(f"{n} {c}" for c, n in (a.get("tips") or {}).items())
+        "ReactionSun": lambda a: gettext("North Wind gains %(n)s reaction sun", n=a.get("sun")),
+        "PileEmptied": lambda a: gettext("The %(leaf)s pile ran out", leaf=shape(a)),
+        "HumanSeason": lambda a: gettext(
+            "You advanced the season (%(crossed)s)", crossed=_crossed(a)
         ),
-        "Done": lambda a: "Action done",
-        "Red": lambda a: f"Red action: {a.get('outcome')}",
-        "Orange": lambda a: "Orange action" + (" (drew from the deck)" if a.get("drawn") else ""),
-        "Brown": lambda a: f"Brown action: {a.get('move')}",
-        "Season": lambda a: (
-            f"North Wind advanced the season (+{a.get('acorns')}, {a.get('crossed')})"
+        "EndHumanTurn": lambda a: gettext("Your turn ended"),
+        "Draw": lambda a: gettext(
+            "Drew %(leaf)s, %(colour)s, %(arrow)s",
+            leaf=shape(a),
+            colour=_named(leaf.COLOUR_WORDS, a.get("colour")),
+            arrow=_named(nw.ARROW_WORDS, a.get("arrow")),
         ),
-        "Hibernate": lambda a: f"Frost: hibernate {a.get('animal') or 'nothing'}",
-        "FinalScore": lambda a: "Final count entered",
-        "Achieve": lambda a: "Achievements: " + ", ".join(map(str, a.get("ids", []))),
+        "Reshuffle": lambda a: gettext("Drew the Reshuffle card"),
+        "Place": lambda a: gettext("Leaf placed: %(tips)s", tips=_tips(a)),
+        "Done": lambda a: gettext("Action done"),
+        "Red": lambda a: gettext(
+            "Red action: %(outcome)s", outcome=gettext(RED_WORDS.get(str(a.get("outcome")), "?"))
+        ),
+        "Orange": lambda a: (
+            gettext("Orange action (drew from the deck)")
+            if a.get("drawn")
+            else gettext("Orange action")
+        ),
+        "Brown": lambda a: gettext(
+            "Brown action: %(move)s", move=gettext(MOVE_WORDS.get(str(a.get("move")), "?"))
+        ),
+        "Season": lambda a: gettext(
+            "North Wind advanced the season (+%(acorns)s, %(crossed)s)",
+            acorns=a.get("acorns"),
+            crossed=_crossed(a),
+        ),
+        "Hibernate": lambda a: (
+            gettext(
+                "Frost: hibernate the %(animals)s",
+                animals=_named(leaf.ANIMAL_PLURAL_WORDS, a["animal"]),
+            )
+            if a.get("animal")
+            else gettext("Frost: nothing to hibernate")
+        ),
+        "FinalScore": lambda a: gettext("Final count entered"),
+        "Achieve": lambda a: gettext(
+            "Achievements: %(names)s",
+            names="; ".join(
+                words(nw.ACHIEVEMENT_BY_ID[x].text) if x in nw.ACHIEVEMENT_BY_ID else str(x)
+                for x in a.get("ids", [])
+            ),
+        ),
     }
-    say = words.get(str(kind))
+    say = said.get(str(kind))
     return say(action) if say else str(kind)
+
+
+def _crossed(action: Mapping[str, Any]) -> str:
+    return gettext(CROSSING_WORDS.get(str(action.get("crossed")), "?"))
 
 
 SCREEN = LeafScreen(
