@@ -17,6 +17,7 @@ is a bug. No Flask here: mkdocs imports this module on its own.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -154,3 +155,45 @@ class RulingsExtension(Extension):
 
 def makeExtension(**kwargs: Any) -> RulingsExtension:  # noqa: N802 (Markdown's name)
     return RulingsExtension(**kwargs)
+
+
+# --- The docs site's translated help pages -----------------------------------------------
+# A translated page (docs/de/pairs.md) writes out the rulings of its own
+# language's Rulings page (docs/de/rulings.md) under the fold's words from the
+# app's catalog. The Markdown extension above cannot tell which page it reads,
+# so mkdocs.yml loads this file as a hook too: it expands a translated page's
+# markers itself, before the extension sees them.
+
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+
+
+def labels_in(language: str) -> Labels:
+    """The fold's words in ``language``, from the app's catalog (Babel only)."""
+    from babel.support import Translations
+
+    catalog = Translations.load(str(TRANSLATIONS), [language])
+    english = dataclasses.asdict(Labels())
+    return Labels(**{field: catalog.gettext(words) for field, words in english.items()})
+
+
+def expand_translated(text: str, folder: Path, language: str) -> str:
+    """``text`` of a page in ``folder`` (``docs/<language>``) with its markers
+    written out from that folder's Rulings page, in that language."""
+    known = rulings(folder)
+    labels = labels_in(language)
+    out: list[str] = []
+    for line in text.split("\n"):
+        match = MARKER.match(line)
+        out += (
+            folded(expand(match.group(1), known), known, RULINGS_PAGE, labels) if match else [line]
+        )
+    return "\n".join(out)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **_: Any) -> str:
+    """mkdocs' hook: a page in a language folder with its own Rulings page."""
+    language, _slash, name = page.file.src_uri.partition("/")
+    folder = Path(config["docs_dir"]) / language
+    if not name or "/" in name or not (folder / RULINGS_PAGE).is_file():
+        return markdown
+    return expand_translated(markdown, folder, language)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import markdown
 import pytest
@@ -196,3 +197,18 @@ def test_a_rulings_part_has_one_address_in_every_language(client):
         ).get_data(as_text=True)
         assert heading in body, accept
         assert '<li id="nx5">' in body  # a ruling's anchor is its id, in every language
+
+
+def test_the_docs_sites_translated_pages_write_out_their_own_languages_rulings():
+    """mkdocs' hook: docs/de/pairs.md on the docs site folds the German rulings."""
+    german = (DOCS / "de" / "pairs.md").read_text(encoding="utf-8")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="de/pairs.md"))
+    built = help_rulings.on_page_markdown(german, page=page, config={"docs_dir": str(DOCS)})
+    assert "{{ rulings" not in built
+    assert "<summary>Die Entscheidungen, auf die sich diese Seite stützt (16: P1 bis PR7)" in built
+    assert "- **P1 Verlustpunktzahl.**" in built
+    english = (DOCS / "pairs.md").read_text(encoding="utf-8")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="pairs.md"))
+    assert help_rulings.on_page_markdown(english, page=page, config={"docs_dir": str(DOCS)}) == (
+        english  # the English pages are the extension's, as before
+    )
