@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, RuleError, TooManyCopies
+from .messages import Message, Param, refusal, refusal_n
 
 # X1: the sizes.
 PAWN, DRONE, QUEEN = 1, 2, 3
@@ -83,6 +84,112 @@ START_COLOURS: frozenset[str] = frozenset({"green", "clear"})
 
 class InvalidPiece(RuleError):
     """A piece that Autumn Ash does not have (unknown colour or size)."""
+
+
+# Every piece's name as a message, so a language can agree colour and size
+# ("rote Drohne", "roter Bauer"); the catalogs read these literal calls.
+_PIECE_WORDS: Mapping[tuple[str, int], Message] = {
+    ("green", 1): refusal("autumn_ash.piece.green-pawn", "green pawn"),
+    ("green", 2): refusal("autumn_ash.piece.green-drone", "green drone"),
+    ("green", 3): refusal("autumn_ash.piece.green-queen", "green queen"),
+    ("yellow", 1): refusal("autumn_ash.piece.yellow-pawn", "yellow pawn"),
+    ("yellow", 2): refusal("autumn_ash.piece.yellow-drone", "yellow drone"),
+    ("yellow", 3): refusal("autumn_ash.piece.yellow-queen", "yellow queen"),
+    ("red", 1): refusal("autumn_ash.piece.red-pawn", "red pawn"),
+    ("red", 2): refusal("autumn_ash.piece.red-drone", "red drone"),
+    ("red", 3): refusal("autumn_ash.piece.red-queen", "red queen"),
+    ("blue", 1): refusal("autumn_ash.piece.blue-pawn", "blue pawn"),
+    ("blue", 2): refusal("autumn_ash.piece.blue-drone", "blue drone"),
+    ("blue", 3): refusal("autumn_ash.piece.blue-queen", "blue queen"),
+    ("black", 1): refusal("autumn_ash.piece.black-pawn", "black pawn"),
+    ("black", 2): refusal("autumn_ash.piece.black-drone", "black drone"),
+    ("black", 3): refusal("autumn_ash.piece.black-queen", "black queen"),
+    ("clear", 1): refusal("autumn_ash.piece.clear-pawn", "clear pawn"),
+    ("clear", 2): refusal("autumn_ash.piece.clear-drone", "clear drone"),
+    ("clear", 3): refusal("autumn_ash.piece.clear-queen", "clear queen"),
+    ("white", 1): refusal("autumn_ash.piece.white-pawn", "white pawn"),
+    ("white", 2): refusal("autumn_ash.piece.white-drone", "white drone"),
+    ("white", 3): refusal("autumn_ash.piece.white-queen", "white queen"),
+    ("orange", 1): refusal("autumn_ash.piece.orange-pawn", "orange pawn"),
+    ("orange", 2): refusal("autumn_ash.piece.orange-drone", "orange drone"),
+    ("orange", 3): refusal("autumn_ash.piece.orange-queen", "orange queen"),
+    ("cyan", 1): refusal("autumn_ash.piece.cyan-pawn", "cyan pawn"),
+    ("cyan", 2): refusal("autumn_ash.piece.cyan-drone", "cyan drone"),
+    ("cyan", 3): refusal("autumn_ash.piece.cyan-queen", "cyan queen"),
+    ("purple", 1): refusal("autumn_ash.piece.purple-pawn", "purple pawn"),
+    ("purple", 2): refusal("autumn_ash.piece.purple-drone", "purple drone"),
+    ("purple", 3): refusal("autumn_ash.piece.purple-queen", "purple queen"),
+}
+_COLOUR_WORDS: Mapping[str, Message] = {
+    "green": refusal("autumn_ash.colour.green", "green"),
+    "yellow": refusal("autumn_ash.colour.yellow", "yellow"),
+    "red": refusal("autumn_ash.colour.red", "red"),
+    "blue": refusal("autumn_ash.colour.blue", "blue"),
+    "black": refusal("autumn_ash.colour.black", "black"),
+    "clear": refusal("autumn_ash.colour.clear", "clear"),
+    "white": refusal("autumn_ash.colour.white", "white"),
+    "orange": refusal("autumn_ash.colour.orange", "orange"),
+    "cyan": refusal("autumn_ash.colour.cyan", "cyan"),
+    "purple": refusal("autumn_ash.colour.purple", "purple"),
+}
+_SIZE_WORDS: Mapping[int, Message] = {
+    1: refusal("autumn_ash.size.pawn", "pawn"),
+    2: refusal("autumn_ash.size.drone", "drone"),
+    3: refusal("autumn_ash.size.queen", "queen"),
+}
+
+
+def piece_message(colour: str, size: int) -> Message:
+    """A piece's name as a message ("red drone" in English)."""
+    return _PIECE_WORDS[(colour, size)]
+
+
+def colour_message(colour: str) -> Message:
+    """A colour's name as a message ("red" in English)."""
+    return _COLOUR_WORDS[colour]
+
+
+def size_message(size: int) -> Message:
+    """A size's name as a message ("drone" in English)."""
+    return _SIZE_WORDS[size]
+
+
+def _article(words: object) -> str:
+    """The English article of ``words`` alone ("an" for "orange drone")."""
+    return "an" if str(words)[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def _listed(items: Iterable[Param]) -> Param:
+    """Several names in one: "red, blue" (a list, not a sentence)."""
+    found = list(items)
+    if not found:
+        return ""
+    listed = found[0]
+    for item in found[1:]:
+        listed = refusal("autumn_ash.list", "%(items)s, %(item)s", items=listed, item=item)
+    return listed
+
+
+def _together(items: Iterable[Param]) -> Param:
+    """Several names as one: "red and blue"."""
+    found = list(items)
+    if not found:
+        return ""
+    listed = found[0]
+    for item in found[1:]:
+        listed = refusal("autumn_ash.list.and", "%(items)s and %(item)s", items=listed, item=item)
+    return listed
+
+
+def _formula(parts: Iterable[Param], joint: str, end: Param | None = None) -> Message:
+    """Parts joined by a sign (``" + "``, ``"; "``): no words of a language of
+    its own, so it has no id; each part is worded where it is shown."""
+    names = {f"p{i}": part for i, part in enumerate(parts)}
+    template = joint.join(f"%({name})s" for name in names)
+    if end is not None:
+        names["end"] = end
+        template += " = %(end)s"
+    return Message("", template, names)
 
 
 def _a(noun: object) -> str:
@@ -178,9 +285,24 @@ class BagScore:
 
     def describe(self) -> str:
         """One line for the history: ``"3 pips + red 3 = 6"``."""
-        parts = [f"{self.pips} pip{'s' if self.pips != 1 else ''}"]
-        parts += [f"{colour} {bonus}" for colour, bonus in self.bonuses if bonus]
-        return f"{' + '.join(parts)} = {self.total}"
+        return str(self.message())
+
+    def message(self) -> Message:
+        """:meth:`describe` as a message, worded where it is shown."""
+        parts: list[Param] = [
+            refusal_n("autumn_ash.bag.pips", "%(n)s pip", "%(n)s pips", "n", n=self.pips)
+        ]
+        parts += [
+            refusal(
+                "autumn_ash.bag.bonus",
+                "%(colour)s %(bonus)s",
+                colour=colour_message(colour),
+                bonus=bonus,
+            )
+            for colour, bonus in self.bonuses
+            if bonus
+        ]
+        return _formula(parts, " + ", self.total)
 
 
 def score_bag(pieces: Iterable[tuple[str, int]]) -> BagScore:
@@ -253,6 +375,10 @@ class Race:
     bonus: ClassVar[Mapping[str, int]] = COLOUR_BONUS
     copies: ClassVar[Mapping[str, int]] = TRIOS
     sizes: ClassVar[Mapping[int, str]] = SIZE_NAMES
+    # The names as messages, worded where they are shown.
+    colour_words: ClassVar[Mapping[str, Message]] = _COLOUR_WORDS
+    size_words: ClassVar[Mapping[int, Message]] = _SIZE_WORDS
+    piece_words: ClassVar[Mapping[tuple[str, int], Message]] = _PIECE_WORDS
     mode: ClassVar[str] = "race"
 
     def colours(self, player: str) -> tuple[str, ...]:
@@ -297,7 +423,13 @@ class Race:
         if player == self.xeno:
             return "xeno"
         raise IllegalAction(
-            f"{player!r} is not playing this race ({self.rainbow} and {self.xeno} are)"
+            refusal(
+                "autumn_ash.race.stranger",
+                "%(player)s is not playing this race (%(rainbow)s and %(xeno)s are)",
+                player=repr(player),
+                rainbow=self.rainbow,
+                xeno=self.xeno,
+            )
         )
 
 
@@ -307,9 +439,15 @@ def new_game(rainbow: str, xeno: str, *, target: int = WINNING_TOTAL) -> Race:
     Raises :class:`RuleError` when the names are empty or the same.
     """
     if not rainbow.strip() or not xeno.strip():
-        raise RuleError("both players need a name")
+        raise RuleError(refusal("autumn_ash.players.no-name", "both players need a name"))
     if rainbow == xeno:
-        raise RuleError(f"the two players need different names, not {rainbow!r} twice")
+        raise RuleError(
+            refusal(
+                "autumn_ash.players.same-name",
+                "the two players need different names, not %(name)s twice",
+                name=repr(rainbow),
+            )
+        )
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         raise RuleError(f"the target must be a whole number of points above 0, not {target!r}")
     return Race(rainbow=rainbow, xeno=xeno, target=target)
@@ -326,7 +464,10 @@ def apply(state: Race | BoardGame, action: Any) -> Any:
         return apply_board(state, action)
     if isinstance(action, SetUp | Play | Pass):
         raise IllegalAction(
-            "this table keeps only the score (the race mode): bag the pieces a move took"
+            refusal(
+                "autumn_ash.race.no-board",
+                "this table keeps only the score (the race mode): bag the pieces a move took",
+            )
         )
     return apply_race(state, action)
 
@@ -351,20 +492,37 @@ moved piece's new colour, and no piece changes into green (XA8)
     start = sorted((c for c in per_colour if c in START_COLOURS), key=COLOURS.index)
     if start:
         raise IllegalAction(
-            f"{start[0]} pieces are never bagged: a move bags the moved piece's new colour, "
-            f"and no piece changes into {start[0]} (XA8)"
+            refusal(
+                "autumn_ash.race.start-colour",
+                "%(colour)s pieces are never bagged: a move bags the moved piece's new colour, "
+                "and no piece changes into %(colour)s (XA8)",
+                colour=colour_message(start[0]),
+            )
         )
     if len(per_colour) > 1:
         colours = sorted(per_colour, key=COLOURS.index)
         raise IllegalAction(
-            f"one move bags one colour, the moved piece's new colour (X11), "
-            f"not {' and '.join(colours)} together: enter each move's bag on its own"
+            refusal(
+                "autumn_ash.race.two-colours",
+                "one move bags one colour, the moved piece's new colour (X11), not %(colours)s "
+                "together: enter each move's bag on its own",
+                colours=_together(colour_message(c) for c in colours),
+            )
         )
     for colour, n in per_colour.items():
         if n < ROW_LENGTH:
             raise IllegalAction(
-                f"only {n} {colour} piece{'s' if n != 1 else ''} in the bag: "
-                f"a bagged row has at least {ROW_LENGTH} pieces of one colour"
+                refusal_n(
+                    "autumn_ash.race.short-row",
+                    "only %(n)s %(colour)s piece in the bag: a bagged row has at least "
+                    "%(least)s pieces of one colour",
+                    "only %(n)s %(colour)s pieces in the bag: a bagged row has at least "
+                    "%(least)s pieces of one colour",
+                    "n",
+                    n=n,
+                    colour=colour_message(colour),
+                    least=ROW_LENGTH,
+                )
             )
 
 
@@ -378,20 +536,41 @@ def apply_race(race: Race, action: Any) -> Race:
     :class:`TooManyCopies` for pieces the game does not have.
     """
     if not isinstance(action, Bag):
-        raise IllegalAction(f"{action!r} is not an Autumn Ash action")
+        raise IllegalAction(_not_an_action(action))
     winner = race.winner
     if winner is not None:
-        raise IllegalAction(f"the race is over: {winner} reached {race.target}")  # X3
+        raise IllegalAction(
+            refusal(
+                "autumn_ash.race.over",
+                "the race is over: %(player)s reached %(target)s",
+                player=winner,
+                target=race.target,
+            )
+        )  # X3
     side = race.side(action.player)
     score = score_bag(action.pieces)
     if not score.pieces:
-        raise IllegalAction("tap the pieces that were bagged first: the bag is empty")
+        raise IllegalAction(
+            refusal(
+                "autumn_ash.race.empty-bag",
+                "tap the pieces that were bagged first: the bag is empty",
+            )
+        )
     own = PROGRESSIONS[side]
     foreign = sorted({c for c, _ in score.pieces if c not in own}, key=COLOURS.index)
     if foreign:
         raise IllegalAction(
-            f"{action.player} plays {side} ({', '.join(own)}); "
-            f"{', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} the other side's"
+            refusal_n(
+                "autumn_ash.race.other-side",
+                "%(player)s plays %(side)s (%(own)s); %(foreign)s is the other side's",
+                "%(player)s plays %(side)s (%(own)s); %(foreign)s are the other side's",
+                "n",
+                n=len(foreign),
+                player=action.player,
+                side=side,
+                own=_listed(colour_message(c) for c in own),
+                foreign=_listed(colour_message(c) for c in foreign),
+            )
         )
     check_race_bag(score.pieces)
     return Race(
@@ -542,6 +721,11 @@ class Piece:
     def __str__(self) -> str:
         return f"{self.colour} {SIZE_NAMES[self.size]}"
 
+    @property
+    def message(self) -> Message:
+        """The piece's name as a message ("red drone" in English)."""
+        return piece_message(self.colour, self.size)
+
     def __repr__(self) -> str:
         return f"Piece({str(self)!r})"
 
@@ -637,6 +821,30 @@ def _cappers_in_words(size: int, beginner: bool) -> str:
     if len(sizes) == len(SIZES):
         return "any piece"
     return " or ".join(f"a {SIZE_NAMES[s]}" for s in sizes)
+
+
+def _capping_rule(size: int, beginner: bool) -> Message:
+    """X10 for a top piece of ``size`` in words: which sizes may cap it."""
+    cappers = CAPPERS[beginner][size]
+    if size == PAWN:
+        if cappers == {PAWN}:
+            return refusal("autumn_ash.cap.pawn-by-pawn", "a pawn can only be capped by a pawn")
+        return refusal(
+            "autumn_ash.cap.pawn-by-two", "a pawn can only be capped by a drone or a pawn"
+        )
+    if size == DRONE:
+        if cappers == {PAWN}:
+            return refusal("autumn_ash.cap.drone-by-pawn", "a drone can only be capped by a pawn")
+        return refusal(
+            "autumn_ash.cap.drone-by-two", "a drone can only be capped by a drone or a pawn"
+        )
+    return refusal(
+        "autumn_ash.cap.other",
+        "%(article)s %(size)s can only be capped by %(cappers)s",
+        article=_article(SIZE_NAMES[size]),
+        size=size_message(size),
+        cappers=_cappers_in_words(size, beginner),
+    )
 
 
 @dataclass(frozen=True)
@@ -801,8 +1009,13 @@ def start_position(
             raise RuleError(f"the {piece} is placed twice: there is one of it (X5)")
         if stacks[square.index]:
             raise RuleError(
-                f"{square} already holds the {stacks[square.index][-1]}: "
-                "the start pieces go on six different squares"
+                refusal(
+                    "autumn_ash.setup.same-square",
+                    "%(square)s already holds the %(piece)s: the start pieces go on six "
+                    "different squares",
+                    square=str(square),
+                    piece=stacks[square.index][-1].message,
+                )
             )
         seen.append(piece)
         stacks[square.index] = (piece,)
@@ -847,7 +1060,7 @@ def _enter(position: Position, entry: Entry) -> Position:
                     position.beginner, position.target)  # fmt: skip
 
 
-def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str | None:
+def _step_problem(position: Position, mover: Piece, start: int, end: int) -> Message | None:
     """Why ``mover`` may not step from ``start`` onto ``end`` (X9, X10; XA3), or None.
 
     Blocking uses the top pieces as they are at the start of the turn: the
@@ -858,15 +1071,26 @@ def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str
     if stack:
         top = stack[-1]
         if mover.size not in CAPPERS[position.beginner][top.size]:
-            return (
-                f"the {mover} cannot cap the {top} at {SQUARES[end]}: a {top.size_name} "
-                f"can only be capped by {_cappers_in_words(top.size, position.beginner)} (X10)"
+            return refusal(
+                "autumn_ash.why.cap-size",
+                "the %(mover)s cannot cap the %(top)s at %(square)s: %(rule)s (X10)",
+                mover=mover.message,
+                top=top.message,
+                square=str(SQUARES[end]),
+                rule=_capping_rule(top.size, position.beginner),
             )
         after = next_colour(mover.colour)
         if after is None or not position.in_stash(Piece(after, PAWN)):
-            return (
-                f"the {mover} cannot cap the {top} at {SQUARES[end]}: it would become a "
-                f"{after} pawn and the stash has none left (X10)"
+            pawn: Param = piece_message(after, PAWN) if after else "?"
+            return refusal(
+                "autumn_ash.why.cap-none-left",
+                "the %(mover)s cannot cap the %(top)s at %(square)s: it would become "
+                "%(article)s %(pawn)s and the stash has none left (X10)",
+                mover=mover.message,
+                top=top.message,
+                square=str(SQUARES[end]),
+                article=_article(after),
+                pawn=pawn,
             )
     side = mover.side
     if not position.beginner:  # X14: no blocking in the Beginner's game
@@ -875,37 +1099,62 @@ def _step_problem(position: Position, mover: Piece, start: int, end: int) -> str
             if other is None or other.side == side:
                 continue
             if mover.size == QUEEN and other.size == PAWN:  # X9 pawn
-                return (
-                    f"the {mover} cannot enter {SQUARES[end]}: the {other} at {SQUARES[near]} "
-                    "keeps queens off the squares next to it (X9)"
+                return refusal(
+                    "autumn_ash.why.pawn-blocks",
+                    "the %(mover)s cannot enter %(square)s: the %(other)s at %(near)s keeps "
+                    "queens off the squares next to it (X9)",
+                    mover=mover.message,
+                    square=str(SQUARES[end]),
+                    other=other.message,
+                    near=str(SQUARES[near]),
                 )
             if mover.size != PAWN and other.size == DRONE:  # X9 drone, head on
                 (sc, sr), (ec, er), (dc, dr) = _coords(start), _coords(end), _coords(near)
                 if (ec - sc, er - sr) == (dc - ec, dr - er):
-                    return (
-                        f"the {mover} cannot enter {SQUARES[end]}: the {other} at "
-                        f"{SQUARES[near]} blocks it head on (X9)"
+                    return refusal(
+                        "autumn_ash.why.drone-blocks",
+                        "the %(mover)s cannot enter %(square)s: the %(other)s at %(near)s "
+                        "blocks it head on (X9)",
+                        mover=mover.message,
+                        square=str(SQUARES[end]),
+                        other=other.message,
+                        near=str(SQUARES[near]),
                     )
     return None
 
 
-def _movable_problem(position: Position, square: int) -> str | None:
+def _movable_problem(position: Position, square: int) -> Message | None:
     """Why the piece on ``square`` cannot move at all this turn, or None."""
     stack = position.stacks[square]
-    where = SQUARES[square]
+    where = str(SQUARES[square])
     if not stack:
-        return f"there is no piece on {where}"
+        return refusal("autumn_ash.why.empty", "there is no piece on %(square)s", square=where)
     piece = stack[-1]
     if piece.side != position.turn:
-        owner, turn = piece.side.capitalize(), position.turn.capitalize()
-        return f"the {piece} on {where} is {owner}'s: it is {turn}'s turn"
+        return refusal(
+            "autumn_ash.why.other-side",
+            "the %(piece)s on %(square)s is %(owner)s's: it is %(turn)s's turn",
+            piece=piece.message,
+            square=where,
+            owner=piece.side.capitalize(),
+            turn=position.turn.capitalize(),
+        )
     after = next_colour(piece.colour)
     if after is None:
-        return f"the {piece} on {where} is burnt ash: it never moves again (X12)"
+        return refusal(
+            "autumn_ash.why.burnt",
+            "the %(piece)s on %(square)s is burnt ash: it never moves again (X12)",
+            piece=piece.message,
+            square=where,
+        )
     if not any(position.in_stash(Piece(after, s)) for s in SIZES):
-        return (
-            f"the {piece} on {where} cannot move: it must become {after} and the stash "
-            f"has no {after} piece left (X8)"
+        return refusal(
+            "autumn_ash.why.stash-empty",
+            "the %(piece)s on %(square)s cannot move: it must become %(colour)s and the stash "
+            "has no %(colour)s piece left (X8)",
+            piece=piece.message,
+            square=where,
+            colour=colour_message(after),
         )
     return None
 
@@ -915,7 +1164,7 @@ class _Reach:
     """Where one piece can go: destination → path, and why the others are closed."""
 
     paths: Mapping[int, tuple[int, ...]]
-    closed: Mapping[int, str]
+    closed: Mapping[int, Message]
 
 
 def _reach(position: Position, origin: int) -> _Reach:
@@ -924,9 +1173,9 @@ def _reach(position: Position, origin: int) -> _Reach:
     keeps a piece that left a corner off it this turn)."""
     mover = position.stacks[origin][-1]
     paths: dict[int, tuple[int, ...]] = {}
-    closed: dict[int, tuple[int, str]] = {}  # destination → (how far the path got, reason)
+    closed: dict[int, tuple[int, Message]] = {}  # destination → (how far the path got, reason)
 
-    def close(end: int, rank: int, reason: str) -> None:
+    def close(end: int, rank: int, reason: Message) -> None:
         if end not in closed or closed[end][0] < rank:
             closed[end] = (rank, reason)
 
@@ -942,9 +1191,13 @@ def _reach(position: Position, origin: int) -> _Reach:
         if position.stacks[first]:
             for second in NEIGHBOURS[first]:
                 if second != origin:
-                    close(second, 1, (
-                        f"the {mover} cannot pass {SQUARES[first]}: it holds the "
-                        f"{position.stacks[first][-1]}, and a piece never jumps (X7)"
+                    close(second, 1, refusal(
+                        "autumn_ash.why.no-jump",
+                        "the %(mover)s cannot pass %(square)s: it holds the %(top)s, and a "
+                        "piece never jumps (X7)",
+                        mover=mover.message,
+                        square=str(SQUARES[first]),
+                        top=position.stacks[first][-1].message,
                     ))  # fmt: skip
             continue
         for second in NEIGHBOURS[first]:
@@ -1027,23 +1280,62 @@ class TurnResult:
 
     def describe(self) -> str:
         """The turn in words: ``"yellow queen C3→C2→C1, now a red drone; bagged …"``."""
+        return str(self.message())
+
+    def message(self) -> Message:
+        """:meth:`describe` as a message, worded where it is shown."""
         if self.move is None or self.moved is None or self.became is None:
-            return "no legal move: passed (X13)"
-        parts = []
+            return refusal("autumn_ash.turn.passed", "no legal move: passed (X13)")
+        parts: list[Param] = []
         if self.move.entry:
             entered = Piece(START_COLOUR[self.before.turn], self.move.entry.size)
-            parts.append(f"entered {_a(entered)} at {self.move.entry.square}")
+            parts.append(
+                refusal(
+                    "autumn_ash.turn.entered",
+                    "entered %(article)s %(piece)s at %(square)s",
+                    article=_article(entered),
+                    piece=entered.message,
+                    square=str(self.move.entry.square),
+                )
+            )
         route = "→".join(str(s) for s in (self.move.origin, *self.move.path))
         capped = self.before.stacks[self.move.destination.index]
-        cap = f" capping the {capped[-1]}" if capped else ""
-        parts.append(f"{self.moved} {route}{cap}, now {_a(self.became)}")
+        if capped:
+            parts.append(
+                refusal(
+                    "autumn_ash.turn.capped",
+                    "%(piece)s %(route)s capping the %(capped)s, now %(article)s %(became)s",
+                    piece=self.moved.message,
+                    route=route,
+                    capped=capped[-1].message,
+                    article=_article(self.became),
+                    became=self.became.message,
+                )
+            )
+        else:
+            parts.append(
+                refusal(
+                    "autumn_ash.turn.moved",
+                    "%(piece)s %(route)s, now %(article)s %(became)s",
+                    piece=self.moved.message,
+                    route=route,
+                    article=_article(self.became),
+                    became=self.became.message,
+                )
+            )
         if self.bag:
             where = sorted({str(s) for s, _ in self.bagged})
             parts.append(
-                f"bagged {len(self.bagged)} {self.became.colour} at {', '.join(where)}: "
-                f"{self.bag.describe()}"
+                refusal(
+                    "autumn_ash.turn.bagged",
+                    "bagged %(n)s %(colour)s at %(squares)s: %(score)s",
+                    n=len(self.bagged),
+                    colour=colour_message(self.became.colour),
+                    squares=", ".join(where),
+                    score=self.bag.message(),
+                )
             )
-        return "; ".join(parts)
+        return _formula(parts, "; ")
 
 
 def _after(position: Position, move: Move) -> TurnResult:
@@ -1141,40 +1433,80 @@ def play(position: Position, move: Move | None) -> TurnResult:
     piece, the square and the reason when the rules forbid it."""
     if position.winner:
         raise IllegalMove(
-            f"the game is over: {position.winner.capitalize()} reached {position.target} (X3)"
+            refusal(
+                "autumn_ash.play.over",
+                "the game is over: %(side)s reached %(target)s (X3)",
+                side=position.winner.capitalize(),
+                target=position.target,
+            )
         )
     if move is None:
         if _can_move(position):
             raise IllegalMove(
-                f"{position.turn.capitalize()} has a legal move, so cannot pass (X13)"
+                refusal(
+                    "autumn_ash.play.no-pass",
+                    "%(side)s has a legal move, so cannot pass (X13)",
+                    side=position.turn.capitalize(),
+                )
             )
         flipped = Position(position.stacks, position.stash, _other(position.turn),
                            position.scores, position.beginner, position.target)  # fmt: skip
         return TurnResult(position, None, flipped)
     board = _enter(position, move.entry) if move.entry else position
-    reason = why_not(board, move.origin, move.destination)
-    if reason:
-        raise IllegalMove(reason)
+    problem = why_not_message(board, move.origin, move.destination)
+    if problem:
+        raise IllegalMove(problem)
     mover = board.stacks[move.origin.index][-1]
     sizes = _sizes_for(board, mover, move.destination.index)
     if move.size not in sizes:
-        wanted = f"{next_colour(mover.colour)} {SIZE_NAMES[move.size]}"
+        after = next_colour(mover.colour) or mover.colour
+        wanted = f"{after} {SIZE_NAMES[move.size]}"
         if board.stacks[move.destination.index]:
-            reason = "a capping piece always becomes a pawn (X10)"
+            reason = refusal(
+                "autumn_ash.play.cap-pawn", "a capping piece always becomes a pawn (X10)"
+            )
         else:
-            choices = " or ".join(SIZE_NAMES[s] for s in sizes)
-            reason = f"the stash has none left; choose {choices} (X8)"
-        raise IllegalMove(f"the {mover} on {move.origin} cannot become {_a(wanted)}: {reason}")
+            reason = refusal(
+                "autumn_ash.play.choose",
+                "the stash has none left; choose %(sizes)s (X8)",
+                sizes=_sizes_in_words(sizes),
+            )
+        raise IllegalMove(
+            refusal(
+                "autumn_ash.play.cannot-become",
+                "the %(mover)s on %(square)s cannot become %(article)s %(wanted)s: %(why)s",
+                mover=mover.message,
+                square=str(move.origin),
+                article=_article(wanted),
+                wanted=piece_message(after, move.size),
+                why=reason,
+            )
+        )
     paths = _reach(board, move.origin.index).paths
     move = Move(move.origin, move.destination, move.size, move.entry,
                 tuple(SQUARES[i] for i in paths[move.destination.index]))  # fmt: skip
     result = _after(position, move)
     if _stalls(result) and any(not _stalls(_after(position, m)) for m in _all_pseudo(position)):
         raise IllegalMove(
-            f"the {mover} cannot go to {move.destination}: that would leave "
-            f"{_other(position.turn).capitalize()} without any legal move (X13)"
+            refusal(
+                "autumn_ash.play.stalls",
+                "the %(mover)s cannot go to %(square)s: that would leave %(side)s without any "
+                "legal move (X13)",
+                mover=mover.message,
+                square=str(move.destination),
+                side=_other(position.turn).capitalize(),
+            )
         )
     return result
+
+
+def _sizes_in_words(sizes: Iterable[int]) -> Param:
+    """The sizes still in the stash, as a choice: "drone or pawn"."""
+    found = [size_message(s) for s in sizes]
+    if len(found) == 2:
+        return refusal("autumn_ash.sizes.either", "%(first)s or %(second)s", first=found[0],
+                       second=found[1])  # fmt: skip
+    return _listed(found)
 
 
 def after_entry(position: Position, entry: Entry | None) -> Position:
@@ -1191,27 +1523,54 @@ def why_not(position: Position, origin: Square | str, destination: Square | str)
     """Why the top piece on ``origin`` may not go to ``destination`` now (X7-X12),
     or None when it may (X13 is checked by :func:`play`). ``position`` is the
     board after any entry of this turn."""
+    problem = why_not_message(position, origin, destination)
+    return str(problem) if problem else None
+
+
+#: The id of the reason "a piece moves one or two orthogonal steps" (X7).
+TOO_FAR = "autumn_ash.why.too-far"
+
+
+def why_not_message(
+    position: Position, origin: Square | str, destination: Square | str
+) -> Message | None:
+    """:func:`why_not` as a message with an id, worded where it is shown."""
     start, end = _square(origin), _square(destination)
     problem = _movable_problem(position, start.index)
     if problem:
         return problem
     mover = position.stacks[start.index][-1]
+    where: dict[str, Param] = {"mover": mover.message, "start": str(start)}
     if start == end:
-        return f"the {mover} on {start} must end its move on another square (X7)"
+        return refusal(
+            "autumn_ash.why.same-square",
+            "the %(mover)s on %(start)s must end its move on another square (X7)",
+            **where,
+        )
     (sc, sr), (ec, er) = _coords(start.index), _coords(end.index)
     if abs(sc - ec) + abs(sr - er) > 2:
-        return (
-            f"the {mover} on {start} cannot reach {end}: a piece moves one or two "
-            "orthogonal steps (X7)"
+        return refusal(
+            TOO_FAR,
+            "the %(mover)s on %(start)s cannot reach %(end)s: a piece moves one or two "
+            "orthogonal steps (X7)",
+            end=str(end),
+            **where,
         )
     reach = _reach(position, start.index)
     if end.index in reach.paths:
         if not _sizes_for(position, mover, end.index):
-            return _step_problem(position, mover, start.index, end.index) or (
-                f"the {mover} on {start} has nothing to become (X8)"
+            return _step_problem(position, mover, start.index, end.index) or refusal(
+                "autumn_ash.why.nothing-to-become",
+                "the %(mover)s on %(start)s has nothing to become (X8)",
+                **where,
             )
         return None
-    return reach.closed.get(end.index, f"the {mover} on {start} cannot reach {end} (X7)")
+    return reach.closed.get(end.index) or refusal(
+        "autumn_ash.why.out-of-reach",
+        "the %(mover)s on %(start)s cannot reach %(end)s (X7)",
+        end=str(end),
+        **where,
+    )
 
 
 def destinations(position: Position, origin: Square | str, entry: Entry | None = None
@@ -1300,6 +1659,9 @@ class BoardGame:
     progressions: ClassVar[Mapping[str, tuple[str, ...]]] = PROGRESSIONS
     bonus: ClassVar[Mapping[str, int]] = COLOUR_BONUS
     sizes: ClassVar[Mapping[int, str]] = SIZE_NAMES
+    colour_words: ClassVar[Mapping[str, Message]] = _COLOUR_WORDS
+    size_words: ClassVar[Mapping[int, Message]] = _SIZE_WORDS
+    piece_words: ClassVar[Mapping[tuple[str, int], Message]] = _PIECE_WORDS
     mode: ClassVar[str] = "board"
 
     @property
@@ -1312,7 +1674,13 @@ class BoardGame:
         if player == self.xeno:
             return "xeno"
         raise IllegalAction(
-            f"{player!r} is not playing this game ({self.rainbow} and {self.xeno} are)"
+            refusal(
+                "autumn_ash.board.stranger",
+                "%(player)s is not playing this game (%(rainbow)s and %(xeno)s are)",
+                player=repr(player),
+                rainbow=self.rainbow,
+                xeno=self.xeno,
+            )
         )
 
     def player(self, side: str) -> str:
@@ -1373,21 +1741,40 @@ def apply_board(game: BoardGame, action: Any) -> BoardGame:
     """
     if isinstance(action, SetUp):
         if game.position is not None:
-            raise IllegalAction("the pieces are already set up: undo to set them up again")
+            raise IllegalAction(
+                refusal(
+                    "autumn_ash.board.set-up",
+                    "the pieces are already set up: undo to set them up again",
+                )
+            )
         first = game.side(action.first)
         position = start_position(action.placements, first, beginner=game.beginner)
         return BoardGame(game.rainbow, game.xeno, game.beginner, position, (), game.target)
     if isinstance(action, Bag):
-        raise IllegalAction("on the board the companion bags the rows itself: make the move")
+        raise IllegalAction(
+            refusal(
+                "autumn_ash.board.no-bag",
+                "on the board the companion bags the rows itself: make the move",
+            )
+        )
     if not isinstance(action, Play | Pass):
-        raise IllegalAction(f"{action!r} is not an Autumn Ash action")
+        raise IllegalAction(_not_an_action(action))
     if game.position is None:
-        raise IllegalAction("place the six start pieces first")
+        raise IllegalAction(
+            refusal("autumn_ash.board.not-set-up", "place the six start pieces first")
+        )
     side = game.side(action.player)
     if game.winner or game.outcome:
-        raise IllegalAction("the game is over")
+        raise IllegalAction(refusal("autumn_ash.board.over", "the game is over"))
     if side != game.position.turn:
-        raise IllegalAction(f"it is {game.to_move}'s turn, not {action.player}'s")
+        raise IllegalAction(
+            refusal(
+                "autumn_ash.board.not-your-turn",
+                "it is %(turn)s's turn, not %(player)s's",
+                turn=game.to_move or "?",
+                player=action.player,
+            )
+        )
     if isinstance(action, Pass):
         result = play(game.position, None)
     else:
@@ -1395,18 +1782,56 @@ def apply_board(game: BoardGame, action: Any) -> BoardGame:
         board = _enter(game.position, move.entry) if move.entry else game.position
         top = board.top(move.origin)
         if top is None or str(top) != action.piece.strip().lower():
+            if top is None:
+                raise IllegalAction(
+                    refusal(
+                        "autumn_ash.board.changed-empty",
+                        "the board changed: %(square)s holds nothing, not %(article)s "
+                        "%(wanted)s; look again and retry",
+                        square=str(move.origin),
+                        article=_article(action.piece),
+                        wanted=_piece_words(action.piece),
+                    )
+                )
             raise IllegalAction(
-                f"the board changed: {move.origin} holds "
-                f"{'the ' + str(top) if top else 'nothing'}, "
-                f"not {_a(action.piece)}; look again and retry"
+                refusal(
+                    "autumn_ash.board.changed",
+                    "the board changed: %(square)s holds the %(piece)s, not %(article)s "
+                    "%(wanted)s; look again and retry",
+                    square=str(move.origin),
+                    piece=top.message,
+                    article=_article(action.piece),
+                    wanted=_piece_words(action.piece),
+                )
             )
         result = play(game.position, move)
         if result.became is None or str(result.became) != action.becomes.strip().lower():
             raise IllegalAction(
-                f"the moved piece becomes {_a(result.became)}, not {_a(action.becomes)}"
+                refusal(
+                    "autumn_ash.board.becomes",
+                    "the moved piece becomes %(article)s %(piece)s, not %(article_low)s %(wanted)s",
+                    article=_article(result.became),
+                    piece=result.became.message if result.became else "?",
+                    article_low=_article(action.becomes),
+                    wanted=_piece_words(action.becomes),
+                )
             )
     return BoardGame(game.rainbow, game.xeno, game.beginner, result.position,
                      (*game.turns, (action.player, result)), game.target)  # fmt: skip
+
+
+def _not_an_action(action: object) -> Message:
+    return refusal(
+        "autumn_ash.action.unknown", "%(action)s is not an Autumn Ash action", action=repr(action)
+    )
+
+
+def _piece_words(text: str) -> Param:
+    """A piece named in a logged action, as a message when it is one."""
+    try:
+        return Piece.parse(text).message
+    except RuleError:
+        return text
 
 
 ACTIONS: dict[str, type] = {"Bag": Bag, "SetUp": SetUp, "Play": Play, "Pass": Pass}

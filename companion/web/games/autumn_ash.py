@@ -20,6 +20,8 @@ from typing import Any
 from companion.rules import autumn_ash
 from companion.rules.autumn_ash import BoardGame, Entry, Move, Piece, Position, Square
 from companion.rules.errors import RuleError
+from companion.rules.messages import refusal_n
+from companion.web.i18n import gettext, message_of, words
 
 from . import FormError, Screen
 
@@ -50,10 +52,12 @@ def toggles(side: str) -> list[tuple[str, list[tuple[int, int, str]]]]:
 
 def _parse_bag(form: Mapping[str, str], state: autumn_ash.Race) -> autumn_ash.Bag:
     if form.get("action") != "bag":
-        raise FormError("That button does nothing in Autumn Ash. Reload the page.")
+        raise FormError(gettext("That button does nothing in Autumn Ash. Reload the page."))
     player = form.get("player", "")
     if player not in state.players:
-        raise FormError(f"There is no player called {player[:40]!r} in this race.")
+        raise FormError(
+            gettext("There is no player called %(name)s in this race.", name=repr(player[:40]))
+        )
     side = state.side(player)
     pieces = tuple(
         (colour, pips)
@@ -62,7 +66,9 @@ def _parse_bag(form: Mapping[str, str], state: autumn_ash.Race) -> autumn_ash.Ba
         if form.get(field_name)
     )
     if not pieces:
-        raise FormError(f"Tap the pyramids {player} bagged first, then score the bag.")
+        raise FormError(
+            gettext("Tap the pyramids %(player)s bagged first, then score the bag.", player=player)
+        )
     return autumn_ash.Bag(player, pieces)
 
 
@@ -114,18 +120,24 @@ class Cell:
     @property
     def label(self) -> str:
         """What a screen reader says for the square."""
+        square = str(self.square)
         if not self.stack:
-            words = "empty"
+            said = gettext("%(square)s: empty", square=square)
         else:
-            words = ", on top of ".join(str(p) for p in reversed(self.stack))
+            pieces = [words(p.message) for p in reversed(self.stack)]
+            said = gettext("%(square)s: %(piece)s", square=square, piece=pieces[0])
+            for piece in pieces[1:]:
+                said = gettext("%(pieces)s, on top of %(piece)s", pieces=said, piece=piece)
         state = []
         if self.selected:
-            state.append("selected")
+            state.append(gettext("selected"))
         if self.lit:
-            state.append("you can move here")
+            state.append(gettext("you can move here"))
         if self.chosen:
-            state.append("chosen")
-        return f"{self.square}: {words}" + (f" ({', '.join(state)})" if state else "")
+            state.append(gettext("chosen"))
+        if state:
+            said = gettext("%(square)s (%(state)s)", square=said, state=", ".join(state))
+        return said
 
 
 @dataclass(frozen=True)
@@ -250,11 +262,15 @@ def mirror(state: BoardGame, args: Mapping[str, str], me: str | None) -> Mirror 
             if size in by_size:
                 choices.append(SizeChoice(size, piece, by_size[size]))
             elif capping:
-                choices.append(SizeChoice(size, piece, None, "a capping piece becomes a pawn"))
+                choices.append(
+                    SizeChoice(size, piece, None, gettext("a capping piece becomes a pawn"))
+                )
             elif not position.in_stash(piece):
-                choices.append(SizeChoice(size, piece, None, "none left in the stash"))
+                choices.append(SizeChoice(size, piece, None, gettext("none left in the stash")))
             else:
-                choices.append(SizeChoice(size, piece, None, "would leave the other side stuck"))
+                choices.append(
+                    SizeChoice(size, piece, None, gettext("would leave the other side stuck"))
+                )
     show_why = args.get("why") == "1" and can_act
     reasons = _reasons(board, position, selected, targets, movable) if show_why else ()
     params = {k: v for k, v in (("enter", args.get("enter") if entry else None),) if v}
@@ -295,8 +311,7 @@ def _reasons(
         for square in autumn_ash.SQUARES:
             top = board.top(square)
             if top is not None and top.side == board.turn and square not in movable:
-                why = _first_reason(board, square)
-                found.append((str(square), why))
+                found.append((str(square), _first_reason(board, square)))
         return tuple(found)
     for square in autumn_ash.SQUARES:
         if square in targets or square == selected:
@@ -325,10 +340,14 @@ def _why_idle(
         return _why_closed(position, board, selected, square)
     top = board.top(square)
     if top is None:
-        return f"{square} is empty: tap one of your pieces first, then a lit square"
+        return gettext(
+            "%(square)s is empty: tap one of your pieces first, then a lit square",
+            square=str(square),
+        )
     if top.side == board.turn:
         return _first_reason(board, square)
-    return autumn_ash.why_not(board, square, square) or ""
+    reason = autumn_ash.why_not_message(board, square, square)
+    return words(reason) if reason else ""
 
 
 def _steps(a: Square, b: Square) -> int:
@@ -338,23 +357,37 @@ def _steps(a: Square, b: Square) -> int:
 
 def _why_closed(position: Position, board: Position, origin: Square, target: Square) -> str:
     """The rules' reason the piece on ``origin`` may not go to ``target`` now."""
-    reason = autumn_ash.why_not(board, origin, target)
+    reason = autumn_ash.why_not_message(board, origin, target)
     if reason:
-        return reason
+        return words(reason)
     top = board.top(origin)
     other = "Xeno" if position.turn == "rainbow" else "Rainbow"
-    return f"the {top} cannot go to {target}: that would leave {other} without any legal move (X13)"
+    return gettext(
+        "the %(piece)s cannot go to %(square)s: that would leave %(side)s without any legal "
+        "move (X13)",
+        piece=_named(top),
+        square=str(target),
+        side=other,
+    )
+
+
+def _named(piece: Piece | None) -> str:
+    """A piece's name in this phone's language."""
+    return words(piece.message) if piece else "?"
 
 
 def _first_reason(board: Position, square: Square) -> str:
     """Why a piece of the side to move has no legal move at all."""
     for target in autumn_ash.SQUARES:
         if target != square:
-            reason = autumn_ash.why_not(board, square, target)
-            if reason and "one or two orthogonal steps" not in reason:
-                return reason
-    top = board.top(square)
-    return f"the {top} on {square} has no legal move (X13)"
+            reason = autumn_ash.why_not_message(board, square, target)
+            if reason and reason.id != autumn_ash.TOO_FAR:
+                return words(reason)
+    return gettext(
+        "the %(piece)s on %(square)s has no legal move (X13)",
+        piece=_named(board.top(square)),
+        square=str(square),
+    )
 
 
 # --- the board: reading the forms ------------------------------------------------
@@ -368,25 +401,29 @@ def _parse_board(
         return _parse_setup(form, state)
     position = state.position
     if position is None:
-        raise FormError("Place the six start pieces first.")
+        raise FormError(gettext("Place the six start pieces first."))
     to_move = state.to_move
     if to_move is None:
-        raise FormError("The game is over: undo to take back the last move.")
+        raise FormError(gettext("The game is over: undo to take back the last move."))
     if me is not None and me != to_move:
-        raise FormError(f"It is {to_move}'s turn: this phone is {me}'s.")
+        raise FormError(
+            gettext("It is %(player)s's turn: this phone is %(me)s's.", player=to_move, me=me)
+        )
     if action == "pass":
         return autumn_ash.Pass(to_move)
     if action != "move":
-        raise FormError("That button does nothing in Autumn Ash. Reload the page.")
+        raise FormError(gettext("That button does nothing in Autumn Ash. Reload the page."))
     entry = None
     if form.get("enter"):
         entry = _entry(form.get("enter"), position)
         if entry is None:
-            raise FormError("That corner entry is not open any more. Look at the board again.")
+            raise FormError(
+                gettext("That corner entry is not open any more. Look at the board again.")
+            )
     origin, target = _square(form.get("from")), _square(form.get("to"))
     size = SIZE_WORDS.get(form.get("size", ""))
     if origin is None or target is None or size is None:
-        raise FormError("Tap a piece, then a lit square, then the new size.")
+        raise FormError(gettext("Tap a piece, then a lit square, then the new size."))
     move = Move(origin, target, size, entry)
     # The listed move carries its path, so the log reads "A1→B1→B2"; a move
     # that is not listed goes to the referee as it is, to be refused with its reason.
@@ -406,7 +443,7 @@ def _parse_board(
 def _parse_setup(form: Mapping[str, str], state: BoardGame) -> autumn_ash.SetUp:
     first = form.get("first", "")
     if first not in state.players:
-        raise FormError("Choose who moves first.")
+        raise FormError(gettext("Choose who moves first."))
     if form.get("layout") == "ours":
         placements: list[tuple[str, str]] = [(p[0], p[1]) for p in autumn_ash.OUR_LAYOUT]
     else:
@@ -416,12 +453,14 @@ def _parse_setup(form: Mapping[str, str], state: BoardGame) -> autumn_ash.SetUp:
                 piece = Piece(colour, size)
                 square = _square(form.get(f"place-{piece.code}"))
                 if square is None:
-                    raise FormError(f"Choose a square for the {piece}.")
+                    raise FormError(
+                        gettext("Choose a square for the %(piece)s.", piece=_named(piece))
+                    )
                 placements.append((str(square), str(piece)))
     try:  # check here so the message comes before anything is written
         autumn_ash.start_position(placements, state.side(first))
     except RuleError as exc:
-        raise FormError(str(exc)) from exc
+        raise FormError(words(message_of(exc))) from exc
     return autumn_ash.SetUp(tuple(placements), first)
 
 
@@ -438,16 +477,26 @@ def parse_action(form: Mapping[str, str], state: Any, me: str | None) -> Any:
 def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, Any]:
     choice = form.get("rainbow", "1")
     if choice not in ("1", "2"):
-        raise FormError("Choose which player plays the Rainbow colours.")
+        raise FormError(gettext("Choose which player plays the Rainbow colours."))
     index = int(choice) - 1
     if len(players) != 2:
-        raise FormError(f"Autumn Ash is for 2 players; {len(players)} were entered.")
+        raise FormError(
+            words(
+                refusal_n(
+                    "autumn_ash.options.players",
+                    "Autumn Ash is for 2 players; %(n)s was entered.",
+                    "Autumn Ash is for 2 players; %(n)s were entered.",
+                    "n",
+                    n=len(players),
+                )
+            )
+        )
     mode = form.get("mode", "race")
     if mode not in ("race", "board"):
-        raise FormError("Choose how to play: referee the board, or only keep the score.")
+        raise FormError(gettext("Choose how to play: referee the board, or only keep the score."))
     rules = form.get("rules", "standard")
     if rules not in ("standard", "beginner"):
-        raise FormError("Choose the standard or the Beginner's rules.")
+        raise FormError(gettext("Choose the standard or the Beginner's rules."))
     options: dict[str, Any] = {"rainbow": players[index]}
     if mode == "board":
         options.update(mode="board", rules=rules)
@@ -457,54 +506,84 @@ def parse_options(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str
 def summary(state: Any) -> str:
     totals = state.totals
     if state.winner:
-        return f"{state.winner} won with {totals[state.winner]}"
+        return gettext(
+            "%(player)s won with %(score)s", player=state.winner, score=totals[state.winner]
+        )
     line = " · ".join(f"{p} {totals[p]}" for p in state.players)
     if isinstance(state, BoardGame):
         if state.position is None:
-            return f"{line} · setting up"
+            return gettext("%(scores)s · setting up", scores=line)
         if state.to_move:
-            return f"{line} · {state.to_move} to move"
-        return f"{line} · over"
+            return gettext("%(scores)s · %(player)s to move", scores=line, player=state.to_move)
+        return gettext("%(scores)s · over", scores=line)
     return line
+
+
+def _piece_text(text: object) -> str:
+    """A piece named in a logged action ("red drone"), in this phone's language."""
+    try:
+        return words(Piece.parse(str(text)).message)
+    except RuleError:
+        return str(text)
 
 
 def describe(action: Mapping[str, Any]) -> str:
     kind = action.get("type")
-    player = action.get("player", "?")
+    player = str(action.get("player", "?"))
     if kind == "Play":
         return _describe_play(action)
     if kind == "Pass":
-        return f"{player} had no legal move and passed"
+        return gettext("%(player)s had no legal move and passed", player=player)
     if kind == "SetUp":
         placements = action.get("placements") or []
         ours = [list(p) for p in autumn_ash.OUR_LAYOUT] == [list(p) for p in placements]
-        where = ", ".join(f"{p[1]} {p[0]}" for p in placements if len(p) == 2)
-        how = "our layout" if ours else where
-        return f"Start pieces placed ({how}); {action.get('first')} moves first"
+        first = str(action.get("first"))
+        if ours:
+            return gettext("Start pieces placed (our layout); %(player)s moves first", player=first)
+        where = ", ".join(f"{_piece_text(p[1])} {p[0]}" for p in placements if len(p) == 2)
+        return gettext(
+            "Start pieces placed (%(where)s); %(player)s moves first", where=where, player=first
+        )
     if kind != "Bag":
         return str(kind or "?")
     try:
         score = autumn_ash.score_bag(tuple(tuple(p) for p in action.get("pieces", ())))
     except (RuleError, TypeError):
-        return f"{player} bagged {action.get('pieces')}"
-    names = ", ".join(autumn_ash.piece_name(p) for p in score.pieces)
-    return f"{player} bagged {names}: {score.describe()}"
+        return gettext(
+            "%(player)s bagged %(pieces)s", player=player, pieces=str(action.get("pieces"))
+        )
+    names = ", ".join(words(autumn_ash.piece_message(*p)) for p in score.pieces)
+    return gettext(
+        "%(player)s bagged %(pieces)s: %(score)s",
+        player=player,
+        pieces=names,
+        score=words(score.message()),
+    )
 
 
 def _describe_play(action: Mapping[str, Any]) -> str:
-    player = action.get("player", "?")
+    player = str(action.get("player", "?"))
     try:
         move = Move.parse(str(action.get("move", "")))
     except RuleError:
-        return f"{player} moved {action.get('move')}"
-    words = []
-    if move.entry:
-        words.append(
-            f"entered a new {autumn_ash.SIZE_NAMES[move.entry.size]} at {move.entry.square}"
-        )
+        return gettext("%(player)s moved %(move)s", player=player, move=str(action.get("move")))
     route = "→".join(str(s) for s in (move.origin, *(move.path or (move.destination,))))
-    words.append(f"{action.get('piece')} {route}, now a {action.get('becomes')}")
-    return f"{player}: {'; '.join(words)}"
+    moved = gettext(
+        "%(piece)s %(route)s, now %(article)s %(became)s",
+        piece=_piece_text(action.get("piece")),
+        route=route,
+        article="an" if str(action.get("becomes"))[:1] in ("a", "e", "i", "o", "u") else "a",
+        became=_piece_text(action.get("becomes")),
+    )
+    if move.entry:
+        return gettext(
+            "%(player)s: entered a new %(size)s at %(square)s; %(moved)s",
+            player=player,
+            size=words(autumn_ash.size_message(move.entry.size)),
+            square=str(move.entry.square),
+            moved=moved,
+        )
+    return gettext("%(player)s: %(moved)s", player=player, moved=moved)
 
 
 @dataclass(frozen=True)
