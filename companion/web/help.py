@@ -159,7 +159,7 @@ class PartWords(NamedTuple):
     every_ruling: str = "Every ruling"
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)  # each page in each language with a translation
 def _render(
     path: Path,
     part: str,
