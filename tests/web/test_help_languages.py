@@ -158,6 +158,16 @@ def test_the_phones_own_choice_wins_over_its_browser(client):
     assert ">Décompte de Leaf</h1>" in body
 
 
+def test_switching_language_on_a_help_page_reopens_it_in_the_new_language(client):
+    german = client.get("/help/venture", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    switch = re.search(r'href="(/language/es\?next=[^"]+)"', german)
+    assert switch, "no switch to Spanish on the page"
+    response = client.get(switch.group(1).replace("&amp;", "&"), follow_redirects=True)
+    body = response.get_data(as_text=True)
+    assert response.request.path == "/help/venture"
+    assert ">En la mesa</h2>" in body and '<html lang="es">' in body
+
+
 # --- Links between help pages stay in the phone's language ------------------------------------
 
 
