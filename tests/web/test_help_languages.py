@@ -222,3 +222,20 @@ def test_the_docs_sites_translated_pages_write_out_their_own_languages_rulings()
     assert help_rulings.on_page_markdown(english, page=page, config={"docs_dir": str(DOCS)}) == (
         english  # the English pages are the extension's, as before
     )
+
+
+def test_a_page_its_language_lacks_is_english_with_the_note(client, tmp_path, monkeypatch):
+    """A German phone, a help page with no German translation (yet): English,
+    with the note in German, and the rulings folded in English too."""
+    for page in DOCS.glob("*.md"):
+        (tmp_path / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "de").mkdir()
+    for name in ("table.md", "rulings.md"):  # German pages, but not Venture's
+        (tmp_path / "de" / name).write_text((DOCS / "de" / name).read_text("utf-8"), "utf-8")
+    monkeypatch.setattr(help_pages, "docs_folder", lambda: tmp_path)
+    body = client.get("/help/venture", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Diese Seite gibt es noch nicht auf Deutsch" in body
+    assert ">At the table</h2>" in body and "The rulings this page relies on" in body
+    assert '<article class="panel help-page" lang="en">' in body
+    guide = client.get("/help/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert ">Leafpile am Tisch</h1>" in guide and 'role="note"' not in guide
