@@ -24,6 +24,11 @@ class TableError(ValueError):
         self.message = message if isinstance(message, Message) else plain(str(message))
         super().__init__(str(self.message), *args)
 
+    def __reduce__(self) -> tuple[type[TableError], tuple[Message]]:
+        # Raised in a worker process (an import, companion/jobs.py), it
+        # arrives with its message value, still to be worded for the phone.
+        return type(self), (self.message,)
+
 
 class NoSuchTable(TableError):
     pass

@@ -21,6 +21,7 @@ from sqlalchemy import Table, insert
 
 from companion.cooperative import off_the_loop
 from companion.rules.errors import RuleError
+from companion.rules.messages import Message, refusal
 
 from . import results
 from .checks import _clip, plain_text
@@ -47,6 +48,12 @@ MAX_SEED = 2**53  # a whole number every JSON reader keeps exactly
 
 class _DamagedEvent(TableError):
     """An event that is not an event at all (said as is, not as "does not replay")."""
+
+
+def _damaged_event(seq: int) -> Message:
+    return refusal(
+        "import.damaged_event", "this export has a damaged event (number %(number)s)", number=seq
+    )
 
 
 def _depth(data: Any) -> int:
@@ -99,9 +106,11 @@ def _fold(
     records: list[dict[str, Any]] = []
     for seq, ev in enumerate(events, start=1):
         if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
-            raise _DamagedEvent("this export takes too long to check on this server")
+            raise _DamagedEvent(
+                refusal("import.too_long", "this export takes too long to check on this server")
+            )
         if not isinstance(ev, Mapping) or ev.get("kind") not in ("action", "undo", "redo", "seat"):
-            raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+            raise _DamagedEvent(_damaged_event(seq))
         kind_of = ev["kind"]
         seat = ev.get("seat") if isinstance(ev.get("seat"), str) else None
         payload = ev.get("payload")
@@ -109,7 +118,7 @@ def _fold(
             if not isinstance(payload, Mapping) or (
                 kind_of == "seat" and not isinstance(payload.get("seat"), str)
             ):
-                raise _DamagedEvent(f"this export has a damaged event (number {seq})")
+                raise _DamagedEvent(_damaged_event(seq))
             payload = json.loads(json.dumps(dict(payload)))
         elif kind_of == "undo":
             if not walk.can_undo:
@@ -196,28 +205,45 @@ class ImportExportMixin(StoreCore):
         one import may cost: the web layer passes its limits (issue 23).
         """
         if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
-            raise TableError("this file is not a Leafpile table export")
+            raise TableError(
+                refusal("import.not_export", "this file is not a Leafpile table export")
+            )
         setup = data.get("setup")
         events = data.get("events")
         if not isinstance(setup, Mapping) or not isinstance(events, list):
-            raise TableError("this export has no setup or no events")
+            raise TableError(refusal("import.no_events", "this export has no setup or no events"))
         most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
         if len(events) > most:
-            raise TableError(f"this export has more than {most:,} events")
+            raise TableError(
+                refusal("import.too_many", "this export has more than %(most)s events", most=most)
+            )
         game = data.get("game")
         players = setup.get("players")
         seed = setup.get("seed")
         options = setup.get("options", {})
         if not isinstance(game, str) or game not in load():
-            raise TableError(f"there is no game called {_clip(game, 24)!r} on this server")
+            raise TableError(
+                refusal(
+                    "import.no_game",
+                    "there is no game called %(game)s on this server",
+                    game=repr(_clip(game, 24)),
+                )
+            )
         if not isinstance(players, list) or not isinstance(options, Mapping):
-            raise TableError("this export's setup is damaged")
+            raise TableError(refusal("import.damaged_setup", "this export's setup is damaged"))
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise TableError(
-                "this export's setup is damaged: its seed is not a whole number from 0 to 2⁵³"
+                refusal(
+                    "import.damaged_seed",
+                    "this export's setup is damaged: its seed is not a whole number from 0 to 2⁵³",
+                )
             )
         if _depth(data) > MAX_IMPORT_DEPTH:
-            raise TableError("this export is nested far deeper than any Leafpile table")
+            raise TableError(
+                refusal(
+                    "import.too_deep", "this export is nested far deeper than any Leafpile table"
+                )
+            )
         title = data.get("title")
         row, state = self._new_table_row(
             game,
@@ -235,11 +261,17 @@ class ImportExportMixin(StoreCore):
         except _DamagedEvent:
             raise
         except TableError as exc:
-            raise TableError(f"this export does not replay: {_clip(str(exc), 100)}") from exc
+            raise TableError(
+                refusal("import.no_replay", "this export does not replay: %(why)s", why=exc.message)
+            ) from exc
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # A file's actions are anybody's JSON: a game that meets a field of
             # the wrong type (null scores, say) may fail outside its rule checks.
-            raise TableError("this export does not replay: it has a damaged action") from exc
+            raise TableError(
+                refusal(
+                    "import.damaged_action", "this export does not replay: it has a damaged action"
+                )
+            ) from exc
         row.version = len(records)
         now = _now()
         with self._write() as session:

@@ -33,6 +33,7 @@ from companion.tables.summaries import summarise
 from . import store
 from .costly import one_job
 from .groups import is_operator, scope
+from .i18n import gettext
 from .plays import bgg_ids, play_of
 from .ratelimit import backup_limit, records_limit
 from .viewer import known_device
@@ -60,7 +61,8 @@ def table_plays(token: str) -> Any:
     )
     if summary is None:
         return Response(
-            "This game is not finished yet: its play can be logged once it is over.\n",
+            gettext("This game is not finished yet: its play can be logged once it is over.")
+            + "\n",
             status=409,
             mimetype="text/plain",
         )

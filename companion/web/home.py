@@ -19,7 +19,7 @@ from companion.tables.store import NoSuchTable, TableError, TableView
 from . import sentence, store
 from .games import FormError
 from .games import load as load_screens
-from .i18n import message_of, words
+from .i18n import gettext, message_of, words
 from .imports import MAX_IMPORT_BYTES, import_upload
 from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
 from .viewer import device_id, known_device
@@ -164,7 +164,7 @@ def import_table() -> Any:
     upload = request.files.get("file")
     error = None
     if upload is None or not upload.filename:
-        error = "Choose a Leafpile table file (.json) to import."
+        error = gettext("Choose a Leafpile table file (.json) to import.")
     else:
         try:
             table = import_upload(upload.read(MAX_IMPORT_BYTES + 1))

@@ -32,6 +32,7 @@ from typing import Any
 from flask import current_app
 
 from companion.cooperative import off_the_loop
+from companion.rules.messages import refusal
 from companion.tables.checks import check_storable_text
 from companion.tables.store import Store, TableError, TableView
 
@@ -59,8 +60,11 @@ def import_upload(raw: bytes) -> TableView:
     """
     if len(raw) > MAX_IMPORT_BYTES:
         raise TableError(
-            f"that file is larger than {MAX_IMPORT_BYTES // 1024} KB: "
-            "it is larger than any Leafpile table export"
+            refusal(
+                "import.too_big",
+                "that file is larger than %(kb)s KB: it is larger than any Leafpile table export",
+                kb=MAX_IMPORT_BYTES // 1024,
+            )
         )
     with job_slot():
         url = current_app.config["DATABASE_URL"]
@@ -96,18 +100,23 @@ def import_into(url: str, raw: bytes) -> TableView:
     )
 
 
+_NOT_JSON = refusal("import.not_json", "that file is not a Leafpile table export (it is not JSON)")
+
+
 def read_export(raw: bytes) -> Any:
     """The upload as JSON, or :class:`TableError` with a message for the person."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise TableError("that file is not a Leafpile table export (it is not JSON)") from None
+        raise TableError(_NOT_JSON) from None
     try:
         data = json.loads(text)
     except RecursionError:
-        raise TableError("that file nests far deeper than any Leafpile table export") from None
+        raise TableError(
+            refusal("import.nests", "that file nests far deeper than any Leafpile table export")
+        ) from None
     except ValueError:  # not JSON, or a number of more than 4,300 digits
-        raise TableError("that file is not a Leafpile table export (it is not JSON)") from None
+        raise TableError(_NOT_JSON) from None
     # JSON's \udc80 decodes to a lone surrogate, which no page or database can
     # hold: every string of the file must encode as UTF-8, or nothing is stored.
     check_storable_text(data)
@@ -126,15 +135,39 @@ def check_options(game: str, players: tuple[str, ...], options: Mapping[str, Any
     for key, value in options.items():
         name = str(key)[:24]
         if key not in form_made:
-            raise TableError(f"this export has an option this game does not have ({name!r})")
+            raise TableError(
+                refusal(
+                    "import.option.unknown",
+                    "this export has an option this game does not have (%(name)s)",
+                    name=repr(name),
+                )
+            )
         expected = form_made[key]
         if not _same_type(value, expected):
-            raise TableError(f"this export's option {name!r} has the wrong kind of value")
+            raise TableError(
+                refusal(
+                    "import.option.kind",
+                    "this export's option %(name)s has the wrong kind of value",
+                    name=repr(name),
+                )
+            )
         if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
-            raise TableError(f"this export's option {name!r} is too long")
+            raise TableError(
+                refusal(
+                    "import.option.long",
+                    "this export's option %(name)s is too long",
+                    name=repr(name),
+                )
+            )
         if isinstance(value, int) and not isinstance(value, bool):
             if abs(value) > MAX_OPTION_NUMBER:
-                raise TableError(f"this export's option {name!r} is out of range")
+                raise TableError(
+                    refusal(
+                        "import.option.range",
+                        "this export's option %(name)s is out of range",
+                        name=repr(name),
+                    )
+                )
             _as_typed(screen, players, key, value)
 
 
@@ -153,5 +186,7 @@ def _as_typed(screen: Any, players: tuple[str, ...], key: str, value: int) -> No
     try:
         parsed = screen.parse_options({key: str(value)}, players)
     except FormError as exc:
-        raise TableError(f"this export's setup is refused: {str(exc)[:120]}") from exc
+        raise TableError(
+            refusal("import.setup", "this export's setup is refused: %(why)s", why=str(exc)[:120])
+        ) from exc
     del parsed  # accepted (or not a field of that name): the rules check the rest

@@ -43,6 +43,7 @@ from . import store
 from .charts import line_chart
 from .costly import one_job
 from .groups import OPERATOR_KEY, is_operator, operator_mark, operator_token, rename_scope, scope
+from .i18n import gettext
 from .ratelimit import operator_limit, records_limit
 from .viewer import known_device, my_tables
 
@@ -147,9 +148,25 @@ def tonight(lines: Sequence[ResultLine], now: datetime | None = None) -> list[Pl
 
 
 def game_title(game: str, variant: str = "") -> str:
+    """A game's name (a name: never translated) and its variant, in words."""
     kind = load_games().get(game)
     title = kind.title if kind else game
-    return f"{title} ({variant})" if variant else title
+    if not variant:
+        return title
+    return gettext("%(game)s (%(variant)s)", game=title, variant=_variant(variant))
+
+
+def _variant(variant: str) -> str:
+    """The variants summaries.py stores with a result, in this phone's words."""
+    words = {
+        "continuous": gettext("continuous"),
+        "drafting": gettext("drafting"),
+        "lowest wins": gettext("lowest wins"),
+        "easy": gettext("easy"),
+        "normal": gettext("normal"),
+        "hard": gettext("hard"),
+    }
+    return words.get(variant, variant)
 
 
 def _lines() -> list[ResultLine]:
@@ -197,9 +214,9 @@ def player(key: str) -> Any:
         games.append(games[-1] + 1)
         wins.append(wins[-1] + (line.outcome in ("won", "shared")))
     chart = line_chart(
-        [("Games played", games), ("Games won", wins)],
-        ["Start", *(str(i) for i in range(1, len(games)))],
-        "Game",
+        [(gettext("Games played"), games), (gettext("Games won"), wins)],
+        [gettext("Start"), *(str(i) for i in range(1, len(games)))],
+        gettext("Game"),
     )
     return render_template(
         "records/player.html",
@@ -264,16 +281,19 @@ def names() -> Any:
     new = plain_text(request.form.get("new", ""))
     error = None
     if not old or not new:
-        error = "Enter the name as it shows now and the name it should show as."
+        error = gettext("Enter the name as it shows now and the name it should show as.")
     elif len(new) > MAX_NAME_LENGTH or len(old) > MAX_NAME_LENGTH * 4:
-        error = f"A name has at most {MAX_NAME_LENGTH} letters."
+        error = gettext("A name has at most %(most)s letters.", most=MAX_NAME_LENGTH)
     else:
         if name_key(old) not in store().shown_keys(scope()):
-            error = f"Nobody called {old!r} has a finished game at your tables."
+            error = gettext(
+                "Nobody called '%(name)s' has a finished game at your tables.", name=old
+            )
         elif not may_rename(name_key(old)):
-            error = (
-                f"Only a phone that started one of {old}'s tables can merge or rename {old}: "
-                "ask the host."
+            error = gettext(
+                "Only a phone that started one of %(name)s's tables can merge or rename "
+                "%(name)s: ask the host.",
+                name=old,
             )
     if error:
         return render_template(
@@ -284,7 +304,7 @@ def names() -> Any:
             new=new,
         ), 422
     store().rename_player(rename_scope(), old, new)
-    flash(f"{old} now shows as {new} at your tables.", "records")
+    flash(gettext("%(old)s now shows as %(new)s at your tables.", old=old, new=new), "records")
     return redirect(url_for("records.index"), code=303)
 
 
@@ -306,9 +326,9 @@ def operator() -> Any:
             session[OPERATOR_KEY] = operator_mark(token)
             return redirect(url_for("records.index"), code=303)
         error = (
-            "That is not this server's operator token."
+            gettext("That is not this server's operator token.")
             if token
-            else "This server has no operator token (LEAFPILE_OPERATOR_TOKEN is not set)."
+            else gettext("This server has no operator token (LEAFPILE_OPERATOR_TOKEN is not set).")
         )
     return render_template("records/operator.html", error=error, operator=is_operator()), (
         422 if error else 200
