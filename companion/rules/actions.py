@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import RuleError
+from .messages import refusal
 
 
 def to_dict(action: Any) -> dict[str, Any]:
@@ -42,20 +43,47 @@ def from_dict(data: Mapping[str, Any], types: Mapping[str, type[Any]]) -> Any:
     match that action (missing, extra or of the wrong kind).
     """
     if not isinstance(data, Mapping):
-        raise RuleError(f"an action must be an object, not {data!r}")
+        raise RuleError(
+            refusal(
+                "action.not_object", "an action must be an object, not %(what)s", what=_shown(data)
+            )
+        )
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in types:
         known = ", ".join(sorted(types))
-        raise RuleError(f"unknown action {kind!r}; expected one of: {known}")
+        raise RuleError(
+            refusal(
+                "action.unknown",
+                "unknown action %(kind)s; expected one of: %(known)s",
+                kind=_shown(kind),
+                known=known,
+            )
+        )
     cls = types[kind]
     names = {f.name for f in dataclasses.fields(cls)}
     given = {k: v for k, v in data.items() if k != "type"}
     if set(given) != names:
-        raise RuleError(f"action {kind} needs the fields {sorted(names)}, got {sorted(given)}")
+        raise RuleError(
+            refusal(
+                "action.fields",
+                "action %(kind)s needs the fields %(wanted)s, got %(given)s",
+                kind=kind,
+                wanted=str(sorted(names)),
+                given=str(sorted(given)),
+            )
+        )
     try:
         return cls(**{k: _frozen(v) for k, v in given.items()})
     except (TypeError, ValueError) as exc:
-        raise RuleError(f"bad {kind} action: {exc}") from exc
+        raise RuleError(
+            refusal("action.bad", "bad %(kind)s action: %(why)s", kind=kind, why=str(exc))
+        ) from exc
+
+
+def _shown(value: Any) -> str:
+    """A value as Python writes it, cut short (it came from anybody's JSON)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def _jsonable(value: Any) -> Any:
