@@ -3,6 +3,26 @@
 (function () {
   "use strict";
 
+  // The words this script writes, in the phone's language: a JSON block the
+  // server put in the page (companion/web/phone_words.py). "{tap}" and the
+  // like are filled in here; a number's sentence has its plural forms.
+  var WORDS = {};
+  try {
+    WORDS = JSON.parse(document.getElementById("phone-words").textContent);
+  } catch (e) { /* a page without them: no words to say */ }
+  function word(key, values) {
+    var text = String(WORDS[key] || "");
+    Object.keys(values || {}).forEach(function (name) {
+      text = text.split("{" + name + "}").join(values[name]);
+    });
+    return text;
+  }
+  function counted(key, n) {
+    var forms = WORDS[key] || [];
+    var index = (WORDS.plural || [])[Math.min(n, 99)] || 0;
+    return String(forms[index] || forms[forms.length - 1] || "").split("{n}").join(n);
+  }
+
   var TYPING = "input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=submit]), textarea, select";
 
   // A board someone has typed into is "dirty": live refresh must not swap it
@@ -74,7 +94,7 @@
     if (!beingTyped()) return;
     event.detail.shouldSwap = false;
     changedUnderThumb = true;
-    dock("changed", "The table changed while you were typing.", "Show it", function () {
+    dock("changed", word("changed"), word("show_it"), function () {
       var board = document.getElementById("board");
       if (board) board.removeAttribute("data-dirty");
       if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
@@ -230,24 +250,20 @@
       return;
     }
     var named = listOf(pending);
-    var words;
+    var said;
     if (waitingForTable) {
-      words = pending.length === 1
-        ? "Waiting for the table — your tap will be sent when it answers."
-        : "Waiting for the table — " + pending.length + " taps will be sent when it answers.";
+      said = pending.length === 1 ? word("waiting_one") : counted("waiting_many", pending.length);
     } else {
-      words = pending.length === 1
-        ? "Not sent yet — will send when the table is back."
-        : pending.length + " taps not sent yet — will send when the table is back.";
+      said = pending.length === 1 ? word("unsent_one") : counted("unsent_many", pending.length);
     }
-    if (named) words += " " + (pending.length === 1 ? "Waiting: " : "In order: ") + named + ".";
-    dock("pending", words, "Cancel", function () {
+    if (named) said += " " + word(pending.length === 1 ? "waiting_for" : "in_order", {taps: named});
+    dock("pending", said, word("cancel"), function () {
       pending = [];
       queued = [];
       showPending();
-      announce("Cancelled: nothing was sent.");
+      announce(word("cancelled"));
     });
-    announce(words);
+    announce(said);
   }
 
   // While taps wait, poll every few seconds (or after Retry-After): the
@@ -301,15 +317,15 @@
     var status = event.detail.xhr && event.detail.xhr.status;
     if (status >= 400 && refusal) {
       var lead = document.createElement("strong");
-      lead.textContent = "Sent when the table was back, not entered: " + tap.name + ". ";
+      lead.textContent = word("sent_refused", {tap: tap.name}) + " ";
       refusal.insertBefore(lead, refusal.firstChild);
     } else if (status < 300) {
-      sayWhy("Sent when the table was back: " + tap.name + ".", "sent");
+      sayWhy(word("sent", {tap: tap.name}), "sent");
     }
   });
 
   // A board that cannot be refreshed says so, instead of looking current.
-  var OFFLINE = "No connection to the table: this screen may be out of date.";
+  var OFFLINE = word("offline");
   document.addEventListener("htmx:sendError", function (event) {
     keep(event.detail.requestConfig);
     dock("offline", OFFLINE);
@@ -350,11 +366,11 @@
     }
     if (isPoller(config && config.elt)) {
       waitingForTable = true;
-      dock("waiting", "Waiting for the table: it is not answering just now. This screen may be out of date.");
+      dock("waiting", word("not_answering"));
       retrySoon();
       return;
     }
-    var said = messageOf(xhr) || "The table could not answer just now. Try again in a moment.";
+    var said = messageOf(xhr) || word("no_answer");
     sayWhy(said);
   });
   // 429: a limit (the solver's hints, say). The answer goes where the tap
@@ -368,14 +384,13 @@
     if (!target || target.id !== "board") return;
     event.detail.shouldSwap = false;
     var seconds = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
-    var wait = isNaN(seconds) ? "a minute" : seconds + " s";
+    var wait = isNaN(seconds) ? word("a_minute") : word("seconds", {s: seconds});
     var config = event.detail.requestConfig;
     var elt = config && config.elt;
     var words = elt && elt.getAttribute && elt.getAttribute("data-limited");
     var box = elt && elt.closest && elt.closest("[data-limit-answer]");
     if (!words || !box) {
-      sayWhy((messageOf(xhr) || "Too many requests from this phone just now.") +
-             " Try again in " + wait + ".");
+      sayWhy((messageOf(xhr) || word("too_many")) + " " + word("try_again", {wait: wait}));
       return;
     }
     var line = box.parentNode.querySelector(".limit-answer");
@@ -560,7 +575,7 @@
   }
   function sayWhy(text, kind) {
     kind = kind || "why";
-    dock(kind, text, "OK", function () { dock(kind, null); });
+    dock(kind, text, word("ok"), function () { dock(kind, null); });
     announce(text);
     if (whyTimer) window.clearTimeout(whyTimer);
     whyTimer = window.setTimeout(function () { dock(kind, null); }, 8000);
@@ -595,7 +610,7 @@
       for (var i = 0; i < keys.length; i++) {
         if (keys[i].name !== held.name || keys[i].value !== held.value) continue;
         if (keys[i].disabled) {
-          sayWhy(keys[i].getAttribute("data-why") || "That key cannot be used now.");
+          sayWhy(keys[i].getAttribute("data-why") || word("key_off"));
           break;
         }
         keys[i].click();

@@ -61,14 +61,15 @@
   }
 
   // ---- what the switch and the page say -----------------------------------
-  var WORDS = {
-    lock: "On: this screen stays awake while the table is open.",
-    video: "On: this screen stays awake while the table is open.",
-    tap: "Tap anywhere on the page once, and this screen stays awake.",
-    over: "The game is over: the screen may dim again.",
-    off: "Off: the screen dims as the phone is set to.",
-    none: "This browser cannot keep the screen awake: set the phone's screen timeout longer."
-  };
+  // In the phone's language, from the page (companion/web/phone_words.py).
+  var PAGE_WORDS = {};
+  try {
+    PAGE_WORDS = JSON.parse(document.getElementById("phone-words").textContent);
+  } catch (e) { /* a page without them */ }
+  var WORDS = {};
+  ["lock", "video", "tap", "over", "off", "none"].forEach(function (state) {
+    WORDS[state] = PAGE_WORDS["awake_" + state] || "";
+  });
 
   function show(state) {
     document.documentElement.setAttribute("data-awake", state);
@@ -130,7 +131,7 @@
     v.setAttribute("tabindex", "-1");
     v.setAttribute("disablepictureinpicture", "");
     v.setAttribute("disableremoteplayback", "");
-    v.setAttribute("title", "Keeps the screen awake");
+    v.setAttribute("title", PAGE_WORDS.awake_video_title || "");
     ["webm", "mp4"].forEach(function (kind) {
       var url = holder && holder.getAttribute("data-" + kind);
       if (!url) return;

@@ -127,5 +127,8 @@ def init_i18n(app: Flask) -> None:
     app.jinja_env.globals["language_names"] = LANGUAGES
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     from .language_switch import bp  # the switch's route: a blueprint of its own
+    from .phone_words import phone_words  # the scripts' words (base.html)
+
+    app.jinja_env.globals["phone_words"] = phone_words
 
     app.register_blueprint(bp)
