@@ -1550,7 +1550,7 @@ def why_not_message(
     (sc, sr), (ec, er) = _coords(start.index), _coords(end.index)
     if abs(sc - ec) + abs(sr - er) > 2:
         return refusal(
-            TOO_FAR,
+            "autumn_ash.why.too-far",  # TOO_FAR: a literal, for the catalogs' extraction
             "the %(mover)s on %(start)s cannot reach %(end)s: a piece moves one or two "
             "orthogonal steps (X7)",
             end=str(end),

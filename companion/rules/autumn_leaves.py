@@ -211,11 +211,21 @@ def tie_message(
             mine=mine[0],
             theirs=theirs[0],
         )
+    if depth < len(theirs) and depth == 1:
+        return refusal(
+            "autumn_leaves.order.lower-under-one",
+            "%(first)s goes before %(second)s: same card and same top card, and %(first)s's "
+            "pile has the lower card under it (%(mine)s, %(second)s's %(theirs)s)",
+            first=first,
+            second=second,
+            mine=mine[depth],
+            theirs=theirs[depth],
+        )
     if depth < len(theirs):
         return refusal_n(
             "autumn_leaves.order.lower-under",
-            "%(first)s goes before %(second)s: same card and same top card, and %(first)s's "
-            "pile has the lower card under it (%(mine)s, %(second)s's %(theirs)s)",
+            "%(first)s goes before %(second)s: same card and same top %(n)s card, and "
+            "%(first)s's pile has the lower card under them (%(mine)s, %(second)s's %(theirs)s)",
             "%(first)s goes before %(second)s: same card and same top %(n)s cards, and "
             "%(first)s's pile has the lower card under them (%(mine)s, %(second)s's %(theirs)s)",
             "n",
@@ -225,10 +235,18 @@ def tie_message(
             mine=mine[depth],
             theirs=theirs[depth],
         )
+    if depth == 1:
+        return refusal(
+            "autumn_leaves.order.only-under-one",
+            "%(first)s goes before %(second)s: same card and same top card, and only "
+            "%(first)s's pile has a card under it",
+            first=first,
+            second=second,
+        )
     return refusal_n(
         "autumn_leaves.order.only-under",
-        "%(first)s goes before %(second)s: same card and same top card, and only "
-        "%(first)s's pile has a card under it",
+        "%(first)s goes before %(second)s: same card and same top %(n)s card, and only "
+        "%(first)s's pile has a card under them",
         "%(first)s goes before %(second)s: same card and same top %(n)s cards, and only "
         "%(first)s's pile has a card under them",
         "n",
@@ -1118,23 +1136,26 @@ def _place(state: State, action: Place) -> State:
         if len(neighbours) == 1:
             goes = refusal(
                 "autumn_leaves.place.goes-on-one",
-                "%(article)s %(card)s goes only on %(article_one)s %(one)s",
-                article=article(card),
-                card=card,
-                article_one=article(neighbours[0]),
-                one=neighbours[0],
-            )
-        else:
-            goes = refusal(
-                "autumn_leaves.place.goes-on-two",
-                "%(article)s %(card)s goes only on %(article_low)s %(low)s or "
-                "%(article_high)s %(high)s",
+                "%(article)s %(card)s goes only on %(article_low)s %(low)s",
                 article=article(card),
                 card=card,
                 article_low=article(neighbours[0]),
                 low=neighbours[0],
-                article_high=article(neighbours[1]),
-                high=neighbours[1],
+            )
+        else:
+            goes = refusal(
+                "autumn_leaves.place.goes-on-two",
+                "%(article)s %(card)s goes only on %(cards)s",
+                article=article(card),
+                card=card,
+                cards=refusal(
+                    "autumn_leaves.place.either",
+                    "%(article_low)s %(low)s or %(article)s %(high)s",
+                    article_low=article(neighbours[0]),
+                    low=neighbours[0],
+                    article=article(neighbours[1]),
+                    high=neighbours[1],
+                ),
             )
         raise IllegalAction(
             refusal(

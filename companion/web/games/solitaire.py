@@ -126,11 +126,17 @@ def describe(action: Mapping[str, Any]) -> str:
     if action.get("type") == "Move":
         count = action.get("count", 1)
         source, target = action.get("source"), action.get("target")
+        if isinstance(source, int) and isinstance(target, int) and count == 1:
+            return gettext(
+                "Moved a card from pile %(source)s to pile %(target)s",
+                source=source + 1,
+                target=target + 1,
+            )
         if isinstance(source, int) and isinstance(target, int) and isinstance(count, int):
             return words(
                 refusal_n(
                     "solitaire.history.move",
-                    "Moved a card from pile %(source)s to pile %(target)s",
+                    "Moved %(n)s card from pile %(source)s to pile %(target)s",
                     "Moved %(n)s cards from pile %(source)s to pile %(target)s",
                     "n",
                     n=count,
