@@ -17,6 +17,7 @@ from typing import Any
 from printables import PARTS, build, filename, sides
 from printables.aids import address_warning
 from printables.deck import back_correction_warning
+from printables.i18n import LANGUAGES
 from printables.images import MAX_DPI, MIN_DPI, card_images, images_filename
 from printables.services import SERVICES, service_files
 from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, Options, parse_cards, parse_offset
@@ -63,6 +64,15 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)"
+    )
+    parser.add_argument(
+        "--language",
+        choices=tuple(LANGUAGES),
+        default="en",
+        metavar="LANG",
+        help="the language of the words on the paper: "
+        + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+        + "; default en",
     )
     parser.add_argument(
         "--card",
@@ -163,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
             cards=parse_cards(args.cards),
             cut_to_edge=args.cut_lines,
             fold=args.fold,
+            language=args.language,
         )
         if args.service:
             if options.card != "poker":

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
+from .i18n import N_
 from .sheet import BLANK_BACKS, Options, finish, new_canvas, parse_offset
 
 __all__ = ["PARTS", "Options", "Part", "build", "parse_offset"]
@@ -28,6 +29,7 @@ __all__ = ["PARTS", "Options", "Part", "build", "parse_offset"]
 class Part:
     name: str
     title: str
+    """In English; ``Options.tr(part.title)`` in another language."""
     blurb: str
     draw: Callable[[Canvas, Options], None]
     duplex: bool = False
@@ -85,53 +87,53 @@ def _pyramids(canvas: Canvas, options: Options) -> None:
 _SINGLE_PARTS = (
     Part(
         "duplex-test",
-        "Duplex test sheet",
-        "one sheet that shows the back correction your printer needs",
+        N_("Duplex test sheet"),
+        N_("one sheet that shows the back correction your printer needs"),
         _duplex_test,
         duplex=True,
     ),
     Part(
         "deck",
-        "Pairs deck",
-        "55 cards (one 1, two 2s ... ten 10s), the cut card and backs",
+        N_("Pairs deck"),
+        N_("55 cards (one 1, two 2s ... ten 10s), the cut card and backs"),
         _deck,
         duplex=True,
     ),
     Part(
         "standard-deck",
-        "Standard deck",
-        "52 cards for the Autumn Leaves solitaire, with backs",
+        N_("Standard deck"),
+        N_("52 cards for the Autumn Leaves solitaire, with backs"),
         _standard_deck,
         duplex=True,
     ),
     Part(
         "proof",
-        "Proof sheet",
-        "every card of both decks, small and numbered, to check before printing them",
+        N_("Proof sheet"),
+        N_("every card of both decks, small and numbered, to check before printing them"),
         _proof,
     ),
     Part(
         "aids",
-        "Player aids",
-        "one card per game in our own words, with a QR code to its game's page",
+        N_("Player aids"),
+        N_("one card per game in our own words, with a QR code to its game's page"),
         _aids,
     ),
     Part(
         "scorepads",
-        "Score pads",
-        "Autumn Leaves, Pairs, Venture, Leaf and Autumn Ash score sheets",
+        N_("Score pads"),
+        N_("Autumn Leaves, Pairs, Venture, Leaf and Autumn Ash score sheets"),
         _scorepads,
     ),
     Part(
         "board",
-        "Autumn Ash board",
-        "the 5 × 6 board on one sheet, the two stash strips on another",
+        N_("Autumn Ash board"),
+        N_("the 5 × 6 board on one sheet, the two stash strips on another"),
         _board,
     ),
     Part(
         "pyramids",
-        "Pyramid nets",
-        "10 colours × 2 trios of pyramids to cut, fold and glue",
+        N_("Pyramid nets"),
+        N_("10 colours × 2 trios of pyramids to cut, fold and glue"),
         _pyramids,
     ),
 )
@@ -149,9 +151,11 @@ def _kit(canvas: Canvas, options: Options) -> None:
 PARTS: dict[str, Part] = {part.name: part for part in _SINGLE_PARTS}
 PARTS["kit"] = Part(
     "kit",
-    "The whole kit",
-    "every part above in one PDF, to print double-sided (blank backs behind the "
-    "single-sided sheets)",
+    N_("The whole kit"),
+    N_(
+        "every part above in one PDF, to print double-sided (blank backs behind the "
+        "single-sided sheets)"
+    ),
     _kit,
     duplex=True,
 )
@@ -199,7 +203,7 @@ def build(part: str, options: Options | None = None) -> bytes:
     check(part, options)
     chosen = PARTS[part]
     canvas, buffer = new_canvas(
-        options, f"Leafpile · {chosen.title}", duplex=sides(part, options) == "double"
+        options, f"Leafpile · {options.tr(chosen.title)}", duplex=sides(part, options) == "double"
     )
     chosen.draw(canvas, options)
     return finish(canvas, buffer)
@@ -207,7 +211,8 @@ def build(part: str, options: Options | None = None) -> bytes:
 
 def filename(part: str, options: Options) -> str:
     """A download name that says what was chosen: ``leafpile-deck-a4-poker.pdf``
-    (``-full-backs`` when the ink-saving backs were turned off)."""
+    (``-full-backs`` when the ink-saving backs were turned off, ``-de`` for a
+    kit printed in German)."""
     bits = ["leafpile", part, options.paper]
     if part in ("deck", "standard-deck", "kit"):
         bits.append(options.card)
@@ -219,6 +224,8 @@ def filename(part: str, options: Options) -> str:
             bits.append("fold")
         if options.cut_to_edge:
             bits.append("cut-lines")
+    if options.language != "en":
+        bits.append(options.language.replace("_", "-"))
     if options.cards and part in DECKS:
         from .deck import card_ranges
 

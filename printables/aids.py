@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from companion.rules import autumn_ash, autumn_leaves, leaf, north_wind, pairs, venture
 
+from .i18n import ENGLISH, N_, Words, colour_name, words
 from .sheet import (
     DEFAULT_URL,
     FOOTER_TOP_MM,
@@ -66,6 +67,13 @@ class Aid:
     sections: tuple[tuple[str, tuple[Block, ...]], ...]
     page: str = ""
     """The game's own page, relative to the companion's address ("new/pairs")."""
+    name: str = ""
+    """The game's name, which stays in every language (``game`` when empty):
+    the QR code's caption says what it opens with it."""
+
+    @property
+    def game_name(self) -> str:
+        return self.name or self.game
 
     def url(self, base: str) -> str:
         """What this aid's QR code opens, under the companion's address ``base``."""
@@ -82,48 +90,61 @@ class Aid:
         return lines
 
 
-def _pairs_table() -> tuple[Block, ...]:
+def _pairs_table(tr: Words) -> tuple[Block, ...]:
     counts = range(2, 7)
     return (
-        ("Players", *[f"{n}{'+' if n == 6 else ''}" for n in counts]),
-        ("You lose at", *[str(pairs.losing_score(n)) for n in counts]),
+        (tr("Players"), *[f"{n}{'+' if n == 6 else ''}" for n in counts]),
+        (tr("You lose at"), *[str(pairs.losing_score(n)) for n in counts]),
     )
 
 
-def pairs_aid() -> Aid:
+def pairs_aid(tr: Words = ENGLISH) -> Aid:
     return Aid(
         "Pairs",
-        "2 or more players · points are bad · one loser, no winner",
+        tr("2 or more players · points are bad · one loser, no winner"),
         "#7b3f2a",
         (
             (
-                "The deck",
+                tr("The deck"),
                 (
-                    "55 cards: one 1, two 2s, three 3s ... ten 10s. The blank cut card "
-                    "stays under the deck so nobody sees the bottom card.",
-                    "Shuffle and put 5 cards face down as discards (again after every reshuffle).",
+                    tr(
+                        "55 cards: one 1, two 2s, three 3s ... ten 10s. The blank cut card "
+                        "stays under the deck so nobody sees the bottom card."
+                    ),
+                    tr(
+                        "Shuffle and put 5 cards face down as discards (again after every "
+                        "reshuffle)."
+                    ),
                 ),
             ),
             (
-                "Each round",
+                tr("Each round"),
                 (
-                    "Everyone gets one card face up. The lowest card goes first; tied "
-                    "players each take one more card and compare only those.",
-                    "On your turn: HIT (take a card face up) or FOLD. Turns pass to the left.",
-                    "PAIR: your new card matches a rank already in front of you. You score "
-                    "that rank (a pair of 8s is 8 points) and the round ends. Keep one of "
-                    "the pair as your score.",
-                    "FOLD: take the lowest card showing on the whole table and score it. "
-                    "The round ends.",
-                    "Then all cards in play go to the discards. Scoring cards stay out "
-                    "until the game ends.",
+                    tr(
+                        "Everyone gets one card face up. The lowest card goes first; tied "
+                        "players each take one more card and compare only those."
+                    ),
+                    tr("On your turn: HIT (take a card face up) or FOLD. Turns pass to the left."),
+                    tr(
+                        "PAIR: your new card matches a rank already in front of you. You score "
+                        "that rank (a pair of 8s is 8 points) and the round ends. Keep one of "
+                        "the pair as your score."
+                    ),
+                    tr(
+                        "FOLD: take the lowest card showing on the whole table and score it. "
+                        "The round ends."
+                    ),
+                    tr(
+                        "Then all cards in play go to the discards. Scoring cards stay out "
+                        "until the game ends."
+                    ),
                 ),
             ),
             (
-                "The end",
+                tr("The end"),
                 (
-                    *_pairs_table(),
-                    "The first player whose total reaches the number for the table loses.",
+                    *_pairs_table(tr),
+                    tr("The first player whose total reaches the number for the table loses."),
                 ),
             ),
         ),
@@ -131,80 +152,102 @@ def pairs_aid() -> Aid:
     )
 
 
-def continuous_aid() -> Aid:
+def continuous_aid(tr: Words = ENGLISH) -> Aid:
     return Aid(
         "Continuous Pairs",
-        "Pairs as one long round · 2 or more players · points are bad",
+        tr("Pairs as one long round · 2 or more players · points are bad"),
         "#9b2d20",
         (
             (
-                "Same as Pairs",
+                tr("Same as Pairs"),
                 (
-                    "Deck, burn of 5, turns to the left, pairs, scoring cards and the "
-                    "losing scores all work as in Pairs.",
+                    tr(
+                        "Deck, burn of 5, turns to the left, pairs, scoring cards and the "
+                        "losing scores all work as in Pairs."
+                    ),
                 ),
             ),
             (
-                "What changes",
+                tr("What changes"),
                 (
-                    "After a pair or a fold only that player clears their cards. "
-                    "Everybody else keeps what is in front of them.",
-                    "A fold may take ANY card in play, not only the lowest (the "
-                    "companion suggests the lowest; you may pick another).",
-                    "With no cards in front of you, you must hit.",
-                    "When the deck runs out, shuffle the discards, burn 5 and go on.",
+                    tr(
+                        "After a pair or a fold only that player clears their cards. "
+                        "Everybody else keeps what is in front of them."
+                    ),
+                    tr(
+                        "A fold may take ANY card in play, not only the lowest (the "
+                        "companion suggests the lowest; you may pick another)."
+                    ),
+                    tr("With no cards in front of you, you must hit."),
+                    tr("When the deck runs out, shuffle the discards, burn 5 and go on."),
                 ),
             ),
             (
-                "The end",
+                tr("The end"),
                 (
-                    *_pairs_table(),
-                    "First to reach the table's number loses.",
+                    *_pairs_table(tr),
+                    tr("First to reach the table's number loses."),
                 ),
             ),
         ),
         page="new/pairs",
+        name="Pairs",
     )
 
 
-def venture_aid() -> Aid:
+def venture_aid(tr: Words = ENGLISH) -> Aid:
     counts = range(venture.MIN_PLAYERS, venture.MAX_PLAYERS + 1)
     return Aid(
         "Venture",
-        f"{venture.MIN_PLAYERS}-{venture.MAX_PLAYERS} players · bid, bluff, "
-        "capture as little as you can",
+        tr(
+            "%(low)s-%(high)s players · bid, bluff, capture as little as you can",
+            low=venture.MIN_PLAYERS,
+            high=venture.MAX_PLAYERS,
+        ),
         "#2f6f8f",
         (
             (
-                "Set up",
+                tr("Set up"),
                 (
-                    ("Players", *[str(n) for n in counts]),
-                    ("Slug", *[str(venture.slug_size(n)) for n in counts]),
-                    ("Hand", *[str(venture.hand_size(n)) for n in counts]),
-                    "Deal the slug face down in the middle, the rest out evenly. Turn the "
-                    "slug face up: it is the first pool.",
+                    (tr("Players"), *[str(n) for n in counts]),
+                    (tr("Slug"), *[str(venture.slug_size(n)) for n in counts]),
+                    (tr("Hand"), *[str(venture.hand_size(n)) for n in counts]),
+                    tr(
+                        "Deal the slug face down in the middle, the rest out evenly. Turn the "
+                        "slug face up: it is the first pool."
+                    ),
                 ),
             ),
             (
-                "Each round",
+                tr("Each round"),
                 (
-                    "Everyone lays one card face down as a bid. Talk, promise, bluff. "
-                    "Reveal together.",
-                    "Bids fire from the lowest rank up. A rank bid by two or more "
-                    "players misfires: it takes nothing and stays on the table.",
-                    "The lowest bid (if it does not misfire) takes every card of the "
-                    "highest rank on the table.",
-                    "Every other bid takes all table cards ranked below it: pool and "
-                    "bids, fired or not. A bid taken before it fires does nothing.",
-                    "What is left is the next pool. Play until hands are empty.",
+                    tr(
+                        "Everyone lays one card face down as a bid. Talk, promise, bluff. "
+                        "Reveal together."
+                    ),
+                    tr(
+                        "Bids fire from the lowest rank up. A rank bid by two or more "
+                        "players misfires: it takes nothing and stays on the table."
+                    ),
+                    tr(
+                        "The lowest bid (if it does not misfire) takes every card of the "
+                        "highest rank on the table."
+                    ),
+                    tr(
+                        "Every other bid takes all table cards ranked below it: pool and "
+                        "bids, fired or not. A bid taken before it fires does nothing."
+                    ),
+                    tr("What is left is the next pool. Play until hands are empty."),
                 ),
             ),
             (
-                "Scoring",
+                tr("Scoring"),
                 (
-                    "Each captured card is -1. A whole rank (your captures plus those "
-                    "left in the final pool, if you hold at least one) is +1 a card "
-                    "instead. Highest total wins.",
+                    tr(
+                        "Each captured card is -1. A whole rank (your captures plus those "
+                        "left in the final pool, if you hold at least one) is +1 a card "
+                        "instead. Highest total wins."
+                    ),
                 ),
             ),
         ),
@@ -212,43 +255,62 @@ def venture_aid() -> Aid:
     )
 
 
-def autumn_leaves_aid() -> Aid:
+def autumn_leaves_aid(tr: Words = ENGLISH) -> Aid:
     return Aid(
         "Autumn Leaves",
-        f"{autumn_leaves.MIN_PLAYERS}-{autumn_leaves.MAX_PLAYERS} players · "
-        f"{autumn_leaves.HANDS} hands · empty your hand · low score wins",
+        tr(
+            "%(low)s-%(high)s players · %(hands)s hands · empty your hand · low score wins",
+            low=autumn_leaves.MIN_PLAYERS,
+            high=autumn_leaves.MAX_PLAYERS,
+            hands=autumn_leaves.HANDS,
+        ),
         "#ab5d18",
         (
             (
-                "Set up",
+                tr("Set up"),
                 (
-                    f"Deal {autumn_leaves.HAND_SIZE} cards each from a Pairs deck; the "
-                    "rest is the deck, with room for discards.",
+                    tr(
+                        "Deal %(cards)s cards each from a Pairs deck; the rest is the deck, "
+                        "with room for discards.",
+                        cards=autumn_leaves.HAND_SIZE,
+                    ),
                 ),
             ),
             (
-                "Each round",
+                tr("Each round"),
                 (
-                    "Everyone picks a card and all reveal at once. In the first round "
-                    "each card simply starts its owner's leaf pile.",
-                    "Later: the lowest card acts first. Ties: compare your own piles "
-                    "from the top down; lower goes first, a card beats no card, "
-                    "identical piles go in random order. Check again after each play.",
-                    "A card goes on ANY pile whose top is exactly one rank above or "
-                    "below it (a 6 on a 5 or a 7). If it can go somewhere, it must.",
-                    "If it cannot: take it back, or discard it and draw one.",
-                    "COLD SNAP: if no revealed card fits anywhere, everyone puts theirs "
-                    "on their own pile, in play order.",
+                    tr(
+                        "Everyone picks a card and all reveal at once. In the first round "
+                        "each card simply starts its owner's leaf pile."
+                    ),
+                    tr(
+                        "Later: the lowest card acts first. Ties: compare your own piles "
+                        "from the top down; lower goes first, a card beats no card, "
+                        "identical piles go in random order. Check again after each play."
+                    ),
+                    tr(
+                        "A card goes on ANY pile whose top is exactly one rank above or "
+                        "below it (a 6 on a 5 or a 7). If it can go somewhere, it must."
+                    ),
+                    tr("If it cannot: take it back, or discard it and draw one."),
+                    tr(
+                        "COLD SNAP: if no revealed card fits anywhere, everyone puts theirs "
+                        "on their own pile, in play order."
+                    ),
                 ),
             ),
             (
-                "End of a hand",
+                tr("End of a hand"),
                 (
-                    "It ends when someone plays their last card or the last card is "
-                    "drawn. Cards not yet played go back to their hands.",
-                    "Emptied your hand: minus 1 per card in your own pile.",
-                    "Everyone else: highest card in hand minus cards in own pile, "
-                    "never below 0 (a 9 with 6 in the pile is 3).",
+                    tr(
+                        "It ends when someone plays their last card or the last card is "
+                        "drawn. Cards not yet played go back to their hands."
+                    ),
+                    tr("Emptied your hand: minus 1 per card in your own pile."),
+                    tr(
+                        "Everyone else: highest card in hand minus cards in own pile, "
+                        "never below 0 (a 9 with 6 in the pile is 3)."
+                    ),
                 ),
             ),
         ),
@@ -256,118 +318,178 @@ def autumn_leaves_aid() -> Aid:
     )
 
 
-def leaf_aid() -> Aid:
+LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+"""The North Wind's levels as the aid names them."""
+
+
+def leaf_aid(tr: Words = ENGLISH) -> Aid:
     def start(level: str) -> str:
         sun, animals = north_wind.STARTING[level]
-        return f"{level} {sun} sun, {animals or 'no'} animal{'s' if animals != 1 else ''}"
+        if not animals:
+            return tr("%(level)s %(sun)s sun, no animals", level=tr(LEVELS[level]), sun=sun)
+        return tr.n(
+            "%(level)s %(sun)s sun, %(count)s animal",
+            "%(level)s %(sun)s sun, %(count)s animals",
+            animals,
+            level=tr(LEVELS[level]),
+            sun=sun,
+        )
 
     counts = range(1, 6)
     return Aid(
-        "Leaf: the North Wind",
-        "solo opponent turn and final scoring",
+        tr("Leaf: the North Wind"),
+        tr("solo opponent turn and final scoring"),
         "#2e7d5b",
         (
             (
-                "Set up",
+                tr("Set up"),
                 (
-                    "The North Wind starts with "
-                    + "; ".join(start(d) for d in north_wind.DIFFICULTIES)
-                    + " (random animals), never leaf cards. You go first.",
+                    tr(
+                        "The North Wind starts with %(levels)s (random animals), never leaf "
+                        "cards. You go first.",
+                        levels="; ".join(start(d) for d in north_wind.DIFFICULTIES),
+                    ),
                 ),
             ),
             (
-                "Its turn",
+                tr("Its turn"),
                 (
-                    "1 Flip a card. Reshuffle card: shuffle all 13, flip again. Empty "
-                    "leaf pile: flip again.",
-                    "2 Place that leaf: most tips of the card's colour, then most tips, "
-                    "then fewest leaves with your mushrooms, then red, orange, brown, "
-                    "yellow, green tips. Still tied: you choose.",
-                    f"3 Touching {north_wind.BOOST_LIMIT} tips or fewer: a baby mushroom on it.",
-                    "4 One action per touched tip. Yellow +1 sun. Green +1 acorn. Red: "
-                    "a baby mushroom before the first hibernation, after that grow one. "
-                    "Orange: best animal for its Forest (arrow breaks ties). Brown: "
-                    "climb one (fork: follow the arrow; top: +1 acorn). Nothing to do: "
-                    "+1 acorn.",
-                    f"5 With {north_wind.SEASON_COST}+ sun it spends "
-                    f"{north_wind.SEASON_COST} to advance the season.",
-                    "Frost: it hibernates its biggest group (tie: fewest of that animal "
-                    "on the mat).",
+                    tr(
+                        "1 Flip a card. Reshuffle card: shuffle all 13, flip again. Empty "
+                        "leaf pile: flip again."
+                    ),
+                    tr(
+                        "2 Place that leaf: most tips of the card's colour, then most tips, "
+                        "then fewest leaves with your mushrooms, then red, orange, brown, "
+                        "yellow, green tips. Still tied: you choose."
+                    ),
+                    tr(
+                        "3 Touching %(limit)s tips or fewer: a baby mushroom on it.",
+                        limit=north_wind.BOOST_LIMIT,
+                    ),
+                    tr(
+                        "4 One action per touched tip. Yellow +1 sun. Green +1 acorn. Red: "
+                        "a baby mushroom before the first hibernation, after that grow one. "
+                        "Orange: best animal for its Forest (arrow breaks ties). Brown: "
+                        "climb one (fork: follow the arrow; top: +1 acorn). Nothing to do: "
+                        "+1 acorn."
+                    ),
+                    tr(
+                        "5 With %(cost)s+ sun it spends %(cost)s to advance the season.",
+                        cost=north_wind.SEASON_COST,
+                    ),
+                    tr(
+                        "Frost: it hibernates its biggest group (tie: fewest of that animal "
+                        "on the mat)."
+                    ),
                 ),
             ),
             (
-                "Scoring",
+                tr("Scoring"),
                 (
-                    ("How many", *[str(n) for n in counts]),
-                    ("Den animals", *[str(leaf.animal_acorns(n)) for n in counts]),
-                    ("Adult mushrooms", *[str(leaf.mushroom_acorns(n)) for n in counts]),
-                    "Den animals count per type; a mushroom group is adults on touching "
-                    "leaves. Each one more adds 1.",
-                    f"Sun + leaf cards: half, rounded down ({leaf.leftover_acorns(3, 2)} "
-                    "for 5). Tree: highest 6, second 3. -3 per -3 token.",
-                    "North Wind: +1 per animal in its Forest beyond yours.",
+                    (tr("How many"), *[str(n) for n in counts]),
+                    (tr("Den animals"), *[str(leaf.animal_acorns(n)) for n in counts]),
+                    (tr("Adult mushrooms"), *[str(leaf.mushroom_acorns(n)) for n in counts]),
+                    tr(
+                        "Den animals count per type; a mushroom group is adults on touching "
+                        "leaves. Each one more adds 1."
+                    ),
+                    tr(
+                        "Sun + leaf cards: half, rounded down (%(half)s for 5). Tree: highest "
+                        "6, second 3. -3 per -3 token.",
+                        half=leaf.leftover_acorns(3, 2),
+                    ),
+                    tr("North Wind: +1 per animal in its Forest beyond yours."),
                 ),
             ),
         ),
         page="new/north_wind",
+        name="Leaf",
     )
 
 
-def autumn_ash_aid() -> Aid:
+def autumn_ash_aid(tr: Words = ENGLISH) -> Aid:
     bonuses = ", ".join(
-        f"{colour} +{autumn_ash.COLOUR_BONUS[colour]}"
+        f"{colour_name(tr, colour)} +{autumn_ash.COLOUR_BONUS[colour]}"
         for colour in autumn_ash.COLOURS
         if autumn_ash.COLOUR_BONUS[colour]
     )
     return Aid(
         "Autumn Ash",
-        f"2 players · pyramids · first to {autumn_ash.WINNING_TOTAL} points wins",
+        tr(
+            "2 players · pyramids · first to %(total)s points wins",
+            total=autumn_ash.WINNING_TOTAL,
+        ),
         "#926a09",
         (
             (
-                "Pieces",
+                tr("Pieces"),
                 (
-                    "Pawn = small (1 pip), drone = medium (2), queen = large (3).",
-                    "Rainbow: "
-                    + " > ".join(autumn_ash.RAINBOW)
-                    + ".  Xeno: "
-                    + " > ".join(autumn_ash.XENO)
-                    + ".",
-                    "Black and purple are burnt ash: they never move, still block and "
-                    "can still be bagged.",
-                    "Set one green and one clear trio aside. The start diagram is lost: "
-                    "agree a start layout together.",
+                    tr("Pawn = small (1 pip), drone = medium (2), queen = large (3)."),
+                    tr(
+                        "Rainbow: %(rainbow)s.  Xeno: %(xeno)s.",
+                        rainbow=" > ".join(colour_name(tr, c) for c in autumn_ash.RAINBOW),
+                        xeno=" > ".join(colour_name(tr, c) for c in autumn_ash.XENO),
+                    ),
+                    tr(
+                        "Black and purple are burnt ash: they never move, still block and "
+                        "can still be bagged."
+                    ),
+                    tr(
+                        "Set one green and one clear trio aside. The start diagram is lost: "
+                        "agree a start layout together."
+                    ),
                 ),
             ),
             (
-                "Your turn",
+                tr("Your turn"),
                 (
-                    "1 You may enter a piece of your first colour on an empty corner entry point.",
-                    "2 Move one piece up to 2 squares orthogonally, never jumping. It "
-                    "becomes the next colour of your side (any size you have left).",
-                    "3 A straight line of 3 or more of one colour (row, column, "
-                    "diagonal, or up a stack) is bagged: score it.",
-                    "Blocking: a pawn keeps enemy queens out of the squares beside it; "
-                    "a drone stops enemy drones and queens coming at it head on.",
-                    "Stacking ends the move and the piece becomes a pawn. Anything caps "
-                    "a queen; pawns cap drones; drones or pawns cap pawns.",
+                    tr(
+                        "1 You may enter a piece of your first colour on an empty corner "
+                        "entry point."
+                    ),
+                    tr(
+                        "2 Move one piece up to 2 squares orthogonally, never jumping. It "
+                        "becomes the next colour of your side (any size you have left)."
+                    ),
+                    tr(
+                        "3 A straight line of 3 or more of one colour (row, column, "
+                        "diagonal, or up a stack) is bagged: score it."
+                    ),
+                    tr(
+                        "Blocking: a pawn keeps enemy queens out of the squares beside it; "
+                        "a drone stops enemy drones and queens coming at it head on."
+                    ),
+                    tr(
+                        "Stacking ends the move and the piece becomes a pawn. Anything caps "
+                        "a queen; pawns cap drones; drones or pawns cap pawns."
+                    ),
                 ),
             ),
-            ("Scoring", (f"Pips bagged, plus once per colour per move: {bonuses}.",)),
+            (
+                tr("Scoring"),
+                (
+                    tr(
+                        "Pips bagged, plus once per colour per move: %(bonuses)s.",
+                        bonuses=bonuses,
+                    ),
+                ),
+            ),
         ),
         page="new/autumn_ash",
     )
 
 
-def all_aids() -> list[Aid]:
-    """The six aids in print order."""
+def all_aids(language: str = "en") -> list[Aid]:
+    """The six aids in print order, in ``language``."""
+    tr = words(language)
     return [
-        pairs_aid(),
-        continuous_aid(),
-        venture_aid(),
-        autumn_leaves_aid(),
-        leaf_aid(),
-        autumn_ash_aid(),
+        pairs_aid(tr),
+        continuous_aid(tr),
+        venture_aid(tr),
+        autumn_leaves_aid(tr),
+        leaf_aid(tr),
+        autumn_ash_aid(tr),
     ]
 
 
@@ -611,7 +733,14 @@ def _title_band(canvas: Canvas, x: float, y: float, w: float, h: float, r: float
     canvas.drawPath(path, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
 
 
-def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
+def qr_caption(tr: Words, aid: Aid) -> str:
+    """What the aid's QR code opens, in words ("scan: an Autumn Ash table")."""
+    if tr.language == "en":  # English alone needs its a/an
+        return f"scan: {table_phrase(aid.game_name)}"
+    return tr("scan: a %(game)s table", game=aid.game_name)
+
+
+def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str, tr: Words = ENGLISH) -> None:
     colour = HexColor(aid.colour)
     with saved(canvas):
         canvas.setStrokeColor(colour)
@@ -642,7 +771,7 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str) -> None:
         draw_qr(canvas, aid.url(url), qr.x, qr.y, mm(QR_MM))
         canvas.setFillColor(SOFT)
         canvas.setFont(SANS, CAPTION_SIZE)
-        canvas.drawRightString(qr.right, qr.caption, f"scan: {table_phrase(aid.game)}")
+        canvas.drawRightString(qr.right, qr.caption, qr_caption(tr, aid))
         canvas.setFillColor(INK)
         canvas.setFont(SANS, ADDRESS_SIZE)
         for line, baseline in qr.lines:
@@ -722,14 +851,15 @@ def address_lines(link: str, room: float, size: float = ADDRESS_SIZE) -> list[st
 
 
 def draw_aids(canvas: Canvas, options: Options) -> None:
-    aids = all_aids()
+    tr = options.tr
+    aids = all_aids(options.language)
     boxes = aid_boxes(options)
     sheets = (len(aids) + 1) // 2
     width, _ = options.page_size
     for sheet in range(sheets):
         pair: Sequence[Aid] = aids[sheet * 2 : sheet * 2 + 2]
         for aid, box in zip(pair, boxes, strict=False):
-            _draw_aid(canvas, aid, box, options.url)
+            _draw_aid(canvas, aid, box, options.url, tr)
         # Cut line between the two halves.
         cut = (boxes[0].y + boxes[1].y + boxes[1].h) / 2
         with furniture(canvas):
@@ -737,5 +867,9 @@ def draw_aids(canvas: Canvas, options: Options) -> None:
             canvas.setStrokeColor(SOFT)
             canvas.setLineWidth(0.4)
             canvas.line(mm(SAFE_EDGE_MM), cut, width - mm(SAFE_EDGE_MM), cut)
-        draw_footer(canvas, options, f"Player aids · sheet {sheet + 1} of {sheets}")
+        draw_footer(
+            canvas,
+            options,
+            tr("Player aids · sheet %(sheet)s of %(sheets)s", sheet=sheet + 1, sheets=sheets),
+        )
         end_single_sided_sheet(canvas)

@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash
 
+from .i18n import ENGLISH, Words, colour_name
 from .pyramids import STYLES
 from .sheet import (
     FOOTER_TOP_MM,
@@ -122,7 +123,7 @@ def strip_origins(options: Options) -> list[tuple[str, float, float]]:
     ]
 
 
-def _draw_drawing(canvas: Canvas, geometry: BoardGeometry) -> None:
+def _draw_drawing(canvas: Canvas, geometry: BoardGeometry, tr: Words = ENGLISH) -> None:
     """The whole board in millimetre units (the caller scales)."""
     s = geometry.square
     canvas.setLineWidth(0.25)
@@ -159,7 +160,8 @@ def _draw_drawing(canvas: Canvas, geometry: BoardGeometry) -> None:
         _star(canvas, x + s / 2, y + s / 2, 9.0)
         canvas.setFillColor(INK)
         canvas.setFont(SANS_BOLD, 3.2)
-        canvas.drawCentredString(x + s / 2, y + 3.2, "entry point")
+        # Above the square's own name (bottom left), however long the word.
+        canvas.drawCentredString(x + s / 2, y + 4.5, tr("entry point"))
 
 
 def _star(canvas: Canvas, cx: float, cy: float, radius: float) -> None:
@@ -181,7 +183,7 @@ def _star(canvas: Canvas, cx: float, cy: float, radius: float) -> None:
     canvas.drawPath(path, stroke=1, fill=1)
 
 
-def _stash(canvas: Canvas, side: str) -> None:
+def _stash(canvas: Canvas, side: str, tr: Words = ENGLISH) -> None:
     """One player's stash strip, origin at its bottom-left corner (mm units):
     a box per colour of the side's progression, in order."""
     colours = autumn_ash.PROGRESSIONS[side]
@@ -191,13 +193,16 @@ def _stash(canvas: Canvas, side: str) -> None:
     canvas.rect(0, 0, STRIP_W_MM, STASH_MM, stroke=1, fill=0)
     canvas.setFillColor(INK)
     canvas.setFont(SANS_BOLD, 4.2)
-    title = f"{side.capitalize()} stash"
+    title = tr("%(side)s stash", side=side.capitalize())
     canvas.drawString(2, STASH_MM - 5.5, title)
     canvas.setFont(SANS, 3.0)
     canvas.drawString(
         2 + canvas.stringWidth(title, SANS_BOLD, 4.2) + 3,
         STASH_MM - 5.5,
-        f"a leaf that moves becomes the next colour along; {colours[-1]} is burnt ash",
+        tr(
+            "a leaf that moves becomes the next colour along; %(last)s is burnt ash",
+            last=colour_name(tr, colours[-1]),
+        ),
     )
     for index, colour in enumerate(colours):
         bx = index * step
@@ -215,15 +220,15 @@ def _stash(canvas: Canvas, side: str) -> None:
         # by the font's ascent and descent, so its descenders stay out of the panel.
         band_bottom, band_top = by + 2 + (BOX_MM - 12), by + BOX_MM - 4
         baseline = (band_bottom + band_top) / 2 - (0.905 - 0.212) / 2 * STASH_LABEL_MM
-        canvas.drawCentredString(bx + BOX_MM / 2, baseline, colour)
+        canvas.drawCentredString(bx + BOX_MM / 2, baseline, colour_name(tr, colour))
         bonus = autumn_ash.COLOUR_BONUS[colour]
         canvas.setFillColor(SOFT)
         canvas.setFont(SANS, 3.0)
-        note = f"bag bonus +{bonus}" if bonus else "no bag bonus"
+        note = tr("bag bonus +%(bonus)s", bonus=bonus) if bonus else tr("no bag bonus")
         canvas.drawCentredString(bx + BOX_MM / 2, by + 4.6, note)
         if colour in autumn_ash.BURNT_ASH:
-            canvas.drawCentredString(bx + BOX_MM / 2, by + 11.6, "burnt ash:")
-            canvas.drawCentredString(bx + BOX_MM / 2, by + 8.1, "never moves")
+            canvas.drawCentredString(bx + BOX_MM / 2, by + 11.6, tr("burnt ash:"))
+            canvas.drawCentredString(bx + BOX_MM / 2, by + 8.1, tr("never moves"))
         if index + 1 < len(colours):
             ax = bx + BOX_MM - 0.2
             ay = by + (BOX_MM - 4) / 2
@@ -245,31 +250,34 @@ def _heading(canvas: Canvas, options: Options, title: str, how: str) -> None:
 
 
 def draw_board(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     geometry = BoardGeometry()
     x, y = board_origin(options, geometry)
     _heading(
         canvas,
         options,
-        "Autumn Ash board",
-        "Rainbow sits at row 1, Xeno at row 6. No start layout: the original diagram is "
-        "lost. The stash strips are on the next sheet.",
+        tr("Autumn Ash board"),
+        tr(
+            "Rainbow sits at row 1, Xeno at row 6. No start layout: the original diagram is "
+            "lost. The stash strips are on the next sheet."
+        ),
     )
     with saved(canvas):
         canvas.translate(mm(x), mm(y))
         canvas.scale(mm(1), mm(1))
-        _draw_drawing(canvas, geometry)
-    draw_footer(canvas, options, "Autumn Ash board")
+        _draw_drawing(canvas, geometry, tr)
+    draw_footer(canvas, options, tr("Autumn Ash board"))
     end_single_sided_sheet(canvas)
     _heading(
         canvas,
         options,
-        "Autumn Ash stash strips",
-        "Cut out each strip and lay it along its player's edge of the board.",
+        tr("Autumn Ash stash strips"),
+        tr("Cut out each strip and lay it along its player's edge of the board."),
     )
     for side, sx, sy in strip_origins(options):
         with saved(canvas):
             canvas.translate(mm(sx), mm(sy))
             canvas.scale(mm(1), mm(1))
-            _stash(canvas, side)
-    draw_footer(canvas, options, "Autumn Ash stash strips")
+            _stash(canvas, side, tr)
+    draw_footer(canvas, options, tr("Autumn Ash stash strips"))
     end_single_sided_sheet(canvas)

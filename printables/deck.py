@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import cards
 
+from .i18n import N_, Words
 from .sheet import (
     BACK_BLEED_MM,
     BAND_MM,
@@ -41,6 +42,7 @@ from .sheet import (
     SANS_BOLD,
     SOFT,
     Options,
+    canvas_words,
     draw_note,
     draw_ruler,
     end_single_sided_sheet,
@@ -342,6 +344,7 @@ def draw_cards(
     """Draw face sheets, each followed by its mirrored back sheet (or, with
     ``options.fold``, one sheet to fold with faces and backs on it)."""
     faces, label = chosen_cards(faces, options, label)
+    label = options.tr(label) if not options.cards else label
     if options.fold:
         draw_fold_cards(canvas, options, faces, label)
         return
@@ -352,7 +355,14 @@ def draw_cards(
         count = _draw_faces_of_sheet(canvas, layout, faces, sheet)
         _draw_marks(canvas, layout)
         _draw_sheet_furniture(
-            canvas, layout, f"{label} · faces {sheet + 1} of {sheets} · back on next page"
+            canvas,
+            layout,
+            options.tr(
+                "%(deck)s · faces %(sheet)s of %(sheets)s · back on next page",
+                deck=label,
+                sheet=sheet + 1,
+                sheets=sheets,
+            ),
         )
         trim = _trim(layout.slots[:count])
         set_boxes(canvas, trim, layout.bleed)
@@ -377,11 +387,15 @@ def chosen_cards(
             f"the {label} has {len(faces)} cards: there is no card {beyond[0]} "
             "(the proof sheet numbers them)"
         )
-    return [faces[number - 1] for number in options.cards], f"{label}, {card_ranges(options.cards)}"
+    tr = options.tr
+    return [faces[number - 1] for number in options.cards], tr(
+        "%(deck)s, %(cards)s", deck=tr(label), cards=card_ranges(options.cards, tr)
+    )
 
 
-def card_ranges(numbers: Sequence[int]) -> str:
-    """``(3, 4, 5, 12)`` → ``"cards 3-5, 12"``."""
+def card_ranges(numbers: Sequence[int], tr: Words | None = None) -> str:
+    """``(3, 4, 5, 12)`` → ``"cards 3-5, 12"`` (in ``tr``'s language; English
+    for file names)."""
     runs: list[list[int]] = []
     for number in numbers:
         if runs and number == runs[-1][-1] + 1:
@@ -389,7 +403,9 @@ def card_ranges(numbers: Sequence[int]) -> str:
         else:
             runs.append([number])
     text = ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
-    return ("card " if len(numbers) == 1 else "cards ") + text
+    if tr is None:
+        return ("card " if len(numbers) == 1 else "cards ") + text
+    return tr.n("card %(cards)s", "cards %(cards)s", len(numbers), cards=text)
 
 
 FOLD_GAP_MM = 8.0
@@ -454,7 +470,7 @@ def fold_layout(options: Options) -> tuple[SheetLayout, tuple[Rect, ...], float]
     return layout, backs, fold
 
 
-FOLD_NOTE = "fold here, printed sides out: each back lies behind its face; glue, then cut"
+FOLD_NOTE = N_("fold here, printed sides out: each back lies behind its face; glue, then cut")
 
 
 def _draw_faces_of_sheet(
@@ -499,8 +515,17 @@ def draw_fold_cards(
             canvas.line(safe, fold, layout.page_w - safe, fold)
             canvas.setFillColor(SOFT)
             canvas.setFont(SANS, LABEL_SIZE)
-            canvas.drawCentredString(layout.page_w / 2, fold + mm(1.5), FOLD_NOTE)
-        _draw_sheet_furniture(canvas, layout, f"{label} · fold sheet {sheet + 1} of {sheets}")
+            canvas.drawCentredString(layout.page_w / 2, fold + mm(1.5), options.tr(FOLD_NOTE))
+        _draw_sheet_furniture(
+            canvas,
+            layout,
+            options.tr(
+                "%(deck)s · fold sheet %(sheet)s of %(sheets)s",
+                deck=label,
+                sheet=sheet + 1,
+                sheets=sheets,
+            ),
+        )
         trim = _trim([*layout.slots[:count], *backs[:count]])
         set_boxes(canvas, trim)
         end_single_sided_sheet(canvas)
@@ -764,8 +789,13 @@ def pairs_face(rank: int) -> CardDrawer:
         _copies_mark(canvas, cx, rect.y + rect.h * 0.2, copies, colour)
         canvas.setFillColor(SOFT)
         canvas.setFont(SANS, NOTE_SIZE)
-        noun = "copy" if copies == 1 else "copies"
-        canvas.drawCentredString(cx, rect.y + mm(BORDER_MM + 2.2), f"{copies} {noun} in the deck")
+        canvas.drawCentredString(
+            cx,
+            rect.y + mm(BORDER_MM + 2.2),
+            canvas_words(canvas).n(
+                "%(count)s copy in the deck", "%(count)s copies in the deck", copies
+            ),
+        )
         _outline(canvas, rect, bleed)
 
     return draw
@@ -777,9 +807,10 @@ def cut_card_face(canvas: Canvas, rect: Rect, bleed: float) -> None:
     canvas.setFillColor(SOFT)
     canvas.setFont(SANS_BOLD, 8)
     cx = rect.x + rect.w / 2
-    canvas.drawCentredString(cx, rect.y + rect.h / 2 + mm(1), "cut card")
+    tr = canvas_words(canvas)
+    canvas.drawCentredString(cx, rect.y + rect.h / 2 + mm(1), tr("cut card"))
     canvas.setFont(SANS, NOTE_SIZE)
-    canvas.drawCentredString(cx, rect.y + rect.h / 2 - mm(3.5), "keep it under the deck")
+    canvas.drawCentredString(cx, rect.y + rect.h / 2 - mm(3.5), tr("keep it under the deck"))
     _outline(canvas, rect, bleed)
 
 
@@ -857,7 +888,7 @@ def pairs_faces() -> list[CardDrawer]:
 
 
 def draw_pairs_deck(canvas: Canvas, options: Options) -> None:
-    draw_cards(canvas, options, pairs_faces(), "Pairs deck")
+    draw_cards(canvas, options, pairs_faces(), N_("Pairs deck"))
 
 
 # --- The standard deck (Autumn Leaves solitaire) ------------------------------------
@@ -952,4 +983,4 @@ def standard_faces() -> list[CardDrawer]:
 
 
 def draw_standard_deck(canvas: Canvas, options: Options) -> None:
-    draw_cards(canvas, options, standard_faces(), "Standard deck")
+    draw_cards(canvas, options, standard_faces(), N_("Standard deck"))

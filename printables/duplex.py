@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
+from .i18n import N_
 from .sheet import (
     INK,
     MAX_BACK_OFFSET_MM,
@@ -27,6 +28,8 @@ from .sheet import (
     draw_footer,
     mm,
     saved,
+    text_width,
+    wrapped,
 )
 
 CROSS_MM = 34.0
@@ -36,13 +39,19 @@ SCALE_MM = MAX_BACK_OFFSET_MM
 """The scales read from -SCALE_MM to +SCALE_MM."""
 
 INSTRUCTIONS = (
-    "1. Print this sheet double-sided, flip on the long edge, at 100% (actual size).",
-    "2. Hold it against a window with the back (the side with the scales) towards you.",
-    "3. The crosses on this side show through. Where a cross's upright line meets the x scale,",
-    "    read x; where its level line meets the y scale, read y (in mm, sign included).",
-    "4. New correction = the correction printed below + your reading. Type it on the Print page",
-    "    (or --back-offset X,Y) and print this sheet again: the crosses should meet 0 and 0.",
+    N_("Print this sheet double-sided, flip on the long edge, at 100% (actual size)."),
+    N_("Hold it against a window with the back (the side with the scales) towards you."),
+    N_(
+        "The crosses on this side show through. Where a cross's upright line meets the x "
+        "scale, read x; where its level line meets the y scale, read y (in mm, sign included)."
+    ),
+    N_(
+        "New correction = the correction printed below + your reading. Type it on the Print "
+        "page (or --back-offset X,Y) and print this sheet again: the crosses should meet 0 "
+        "and 0."
+    ),
 )
+"""The steps, numbered as printed; each wraps to the sheet's width."""
 
 
 def targets(options: Options) -> list[tuple[float, float]]:
@@ -70,15 +79,26 @@ def draw_duplex_test(canvas: Canvas, options: Options) -> None:
     left = mm(SAFE_EDGE_MM + 3)
     canvas.setFillColor(INK)
     canvas.setFont(SANS_BOLD, 12)
-    canvas.drawString(left, height - mm(SAFE_EDGE_MM + 6), "Duplex test sheet")
+    tr = options.tr
+    canvas.drawString(left, height - mm(SAFE_EDGE_MM + 6), tr("Duplex test sheet"))
     canvas.setFont(SANS, 8)
     y = height - mm(SAFE_EDGE_MM + 12)
-    for line in INSTRUCTIONS:
-        canvas.drawString(left, y, line)
-        y -= 11
+    indent = text_width("4. ", False, 8)
+    room = width - 2 * left - indent
+    for number, step in enumerate(INSTRUCTIONS, start=1):
+        canvas.drawString(left, y, f"{number}.")
+        for line in wrapped(tr(step), room, 8):
+            canvas.drawString(left + indent, y, line)
+            y -= 11
     canvas.setFont(SANS_BOLD, 8)
     canvas.drawString(
-        left, y - 4, f"Printed with back correction x = {dx:+.1f} mm, y = {dy:+.1f} mm."
+        left,
+        y - 4,
+        tr(
+            "Printed with back correction x = %(x)s mm, y = %(y)s mm.",
+            x=format(dx, "+.1f"),
+            y=format(dy, "+.1f"),
+        ),
     )
     arm = mm(CROSS_MM / 2)
     for x, y in targets(options):
@@ -88,7 +108,7 @@ def draw_duplex_test(canvas: Canvas, options: Options) -> None:
             canvas.line(x - arm, y, x + arm, y)
             canvas.line(x, y - arm, x, y + arm)
             canvas.circle(x, y, mm(1.5), stroke=1, fill=0)
-    draw_footer(canvas, options, "Duplex test · front")
+    draw_footer(canvas, options, tr("Duplex test · front"))
     canvas.showPage()
     for target in targets(options):
         _scales(canvas, *back_zero(options, target))

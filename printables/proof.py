@@ -19,6 +19,7 @@ from .deck import (
     pairs_faces,
     standard_faces,
 )
+from .i18n import N_
 from .sheet import (
     FOOTER_TOP_MM,
     INK,
@@ -41,7 +42,7 @@ NUMBER_MM = 3.4
 
 
 def proof_decks() -> list[tuple[str, list[CardDrawer]]]:
-    return [("Pairs deck", pairs_faces()), ("Standard deck", standard_faces())]
+    return [(N_("Pairs deck"), pairs_faces()), (N_("Standard deck"), standard_faces())]
 
 
 def proof_slots(options: Options, count: int) -> list[Rect]:
@@ -81,13 +82,20 @@ def _page(canvas: Canvas, options: Options, title: str, faces: Sequence[CardDraw
     canvas.setFillColor(INK)
     canvas.setFont(SANS_BOLD, 12)
     left = mm(SAFE_EDGE_MM + 3)
-    canvas.drawString(left, height - mm(SAFE_EDGE_MM + 6), f"Proof: {title}, {len(faces)} cards")
+    tr = options.tr
+    canvas.drawString(
+        left,
+        height - mm(SAFE_EDGE_MM + 6),
+        tr("Proof: %(deck)s, %(count)s cards", deck=tr(title), count=len(faces)),
+    )
     canvas.setFont(SANS, 8)
     canvas.drawString(
         left,
         height - mm(SAFE_EDGE_MM + 10.5),
-        "Check every card before the cardstock goes in. To reprint one, give its number: "
-        "--cards 12 (or 3-7), or the Print page's Only cards box.",
+        tr(
+            "Check every card before the cardstock goes in. To reprint one, give its number: "
+            "--cards 12 (or 3-7), or the Print page's Only cards box."
+        ),
     )
     for number, (draw, slot) in enumerate(zip([*faces, card_back], slots, strict=True), 1):
         back = number > len(faces)
@@ -95,9 +103,11 @@ def _page(canvas: Canvas, options: Options, title: str, faces: Sequence[CardDraw
         canvas.setFillColor(INK)
         canvas.setFont(SANS, NOTE_SIZE)
         canvas.drawCentredString(
-            slot.x + slot.w / 2, slot.y - mm(NUMBER_MM) + mm(0.8), "back" if back else str(number)
+            slot.x + slot.w / 2,
+            slot.y - mm(NUMBER_MM) + mm(0.8),
+            tr("back") if back else str(number),
         )
-    draw_footer(canvas, options, f"Proof sheet · {title}")
+    draw_footer(canvas, options, tr("Proof sheet · %(deck)s", deck=tr(title)))
     end_single_sided_sheet(canvas)
 
 

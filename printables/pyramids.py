@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfbase.pdfmetrics import getAscentDescent
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash
 
+from .i18n import ENGLISH, Words, colour_name
 from .sheet import (
     FOOTER_TOP_MM,
     INK,
@@ -383,7 +384,7 @@ def _hatch(canvas: Canvas, face: tuple[Point, Point, Point], style: ColourStyle)
                         canvas.rect(x - 0.5, y - 0.5, 1.0, 1.0, stroke=0, fill=1)
 
 
-def _draw_net(canvas: Canvas, net: PlacedNet) -> None:
+def _draw_net(canvas: Canvas, net: PlacedNet, tr: Words = ENGLISH) -> None:
     style = STYLES[net.colour]
     dims = net_dimensions(net.size)
     fill = HexColor(style.fill)
@@ -397,7 +398,7 @@ def _draw_net(canvas: Canvas, net: PlacedNet) -> None:
         canvas.setFillColor(fill)
         canvas.drawPath(path, stroke=0, fill=1)
         _hatch(canvas, face, style)
-        _face_marks(canvas, face, dims, net.colour, ink, fill)
+        _face_marks(canvas, face, dims, colour_name(tr, net.colour), ink, fill)
     # Tab: plain paper, it ends up inside.
     tab = canvas.beginPath()
     tab.moveTo(*net.corners[4])
@@ -419,7 +420,7 @@ def _draw_net(canvas: Canvas, net: PlacedNet) -> None:
         canvas.rotate(angle)
         canvas.setFillColor(SOFT)
         canvas.setFont(SANS, NOTE_SIZE)
-        canvas.drawCentredString(0, -NOTE_SIZE * 0.36, "glue")
+        canvas.drawCentredString(0, -NOTE_SIZE * 0.36, tr("glue"))
     # Cut line all round; fold lines dashed.
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.5)
@@ -436,6 +437,48 @@ def _draw_net(canvas: Canvas, net: PlacedNet) -> None:
         canvas.setStrokeColor(SOFT)
         for corner in net.corners[1:]:
             canvas.line(*net.apex, *corner)
+
+
+NAME_PAD = 1.0
+"""The patch behind a colour's name reaches this far (points) past its ends."""
+
+
+def name_place(name: str, dims: NetDimensions) -> tuple[float, float, float]:
+    """Where a face's colour name and pips go (points above the face's base,
+    in the face's own frame): (the name's baseline, the pips' centre, the
+    name's size). The face narrows towards its apex: a name too wide above
+    the pips (a longer language's word on a small pyramid) goes below them,
+    near the base where the face is widest, and the pips move up."""
+    slant = mm(dims.slant)
+    base = mm(dims.base)
+    radius = base * 0.055
+    size = max(NOTE_SIZE, base * 0.15)
+    ascent, descent = getAscentDescent(SANS_BOLD, size)
+    pips = slant * 0.13
+    label_y = pips + radius + size * 0.6
+    if name_room(dims, label_y + ascent + 0.4) < _patch_width(name, size):
+        label_y = -descent + 0.4 + mm(0.5)
+        pips = label_y + ascent + 0.4 + radius + mm(0.6)
+    return label_y, pips, size
+
+
+def name_room(dims: NetDimensions, height: float) -> float:
+    """The face's width (points) ``height`` points above its base, less a
+    0.3 mm margin on each side (the name's patch pads it by 1 pt more)."""
+    return mm(dims.base) * (1 - height / mm(dims.slant)) - mm(0.6)
+
+
+def _patch_width(name: str, size: float) -> float:
+    return stringWidth(name, SANS_BOLD, size) + 2 * NAME_PAD
+
+
+def name_fits(name: str, size_name: str) -> bool:
+    """Does ``name`` (a colour's name in some language) fit on a face of the
+    ``size_name`` pyramid, at the top of its patch, where it is placed?"""
+    dims = net_dimensions(size_name)
+    label_y, _, size = name_place(name, dims)
+    ascent, _ = getAscentDescent(SANS_BOLD, size)
+    return name_room(dims, label_y + ascent + 0.4) >= _patch_width(name, size)
 
 
 def _face_marks(
@@ -456,22 +499,20 @@ def _face_marks(
         canvas.rotate(math.degrees(angle))
         if (apex[0] - mid[0]) * -math.sin(angle) + (apex[1] - mid[1]) * math.cos(angle) < 0:
             canvas.rotate(180)
-        slant = mm(dims.slant)
-        radius = mm(dims.base) * 0.055
-        step = mm(dims.base) * 0.2
-        y = slant * 0.13
+        label_y, y, size = name_place(colour, dims)
+        base = mm(dims.base)
+        radius = base * 0.055
+        step = base * 0.2
+        text_w = canvas.stringWidth(colour, SANS_BOLD, size)
+        ascent, descent = getAscentDescent(SANS_BOLD, size)
         canvas.setFillColor(ink)
         canvas.setStrokeColor(fill)
         canvas.setLineWidth(0.6)
         for pip in range(dims.pips):
             x = (pip - (dims.pips - 1) / 2) * step
             canvas.circle(x, y, radius, stroke=1, fill=1)
-        size = max(NOTE_SIZE, mm(dims.base) * 0.15)
         canvas.setFont(SANS_BOLD, size)
-        label_y = y + radius + size * 0.6
         canvas.setFillColor(fill)
-        text_w = canvas.stringWidth(colour, SANS_BOLD, size)
-        ascent, descent = getAscentDescent(SANS_BOLD, size)
         canvas.rect(
             -text_w / 2 - 1,
             label_y + descent - 0.4,
@@ -485,23 +526,30 @@ def _face_marks(
 
 
 def draw_pyramids(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     pages = layout_pages(options)
     width, height = options.page_size
     for number, page in enumerate(pages, start=1):
         canvas.setFillColor(INK)
         canvas.setFont(SANS_BOLD, 10)
         canvas.drawString(
-            mm(SAFE_EDGE_MM + 3), height - mm(SAFE_EDGE_MM + 4), "Autumn Ash pyramids"
+            mm(SAFE_EDGE_MM + 3), height - mm(SAFE_EDGE_MM + 4), tr("Autumn Ash pyramids")
         )
         canvas.setFont(SANS, 7)
         canvas.drawRightString(
             width - mm(SAFE_EDGE_MM + 3),
             height - mm(SAFE_EDGE_MM + 4),
-            "Cut on the solid lines, fold on the dashed ones (pips outside), "
-            "glue the tab inside the first face. Open at the bottom.",
+            tr(
+                "Cut on the solid lines, fold on the dashed ones (pips outside), "
+                "glue the tab inside the first face. Open at the bottom."
+            ),
         )
         for net in page:
             with saved(canvas):
-                _draw_net(canvas, net)
-        draw_footer(canvas, options, f"Pyramid nets · page {number} of {len(pages)}")
+                _draw_net(canvas, net, tr)
+        draw_footer(
+            canvas,
+            options,
+            tr("Pyramid nets · page %(page)s of %(pages)s", page=number, pages=len(pages)),
+        )
         end_single_sided_sheet(canvas)

@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.rules import autumn_ash, autumn_leaves, cards, leaf, pairs, venture
 
+from .i18n import colour_name
 from .sheet import (
     FOOTER_TOP_MM,
     INK,
@@ -27,13 +28,17 @@ from .sheet import (
     Options,
     draw_footer,
     end_single_sided_sheet,
+    fitted_font_size,
     mm,
     saved,
+    wrapped,
 )
 
 LINE = HexColor("#8a7f70")
 SHADE = HexColor("#efe6d6")
 MARGIN_MM = SAFE_EDGE_MM + 5
+MIN_TYPE = 7.0
+"""The smallest type on a pad (the kit's print standard)."""
 
 
 def _title(canvas: Canvas, options: Options, title: str, subtitle: str, colour: str) -> float:
@@ -77,7 +82,13 @@ def _grid(
             if text:
                 bold = index < header_rows or column == 0
                 canvas.setFillColor(INK)
-                canvas.setFont(SANS_BOLD if bold else SANS, size)
+                # A longer word in another language takes a smaller size,
+                # never below the kit's 7 pt, rather than leave its cell.
+                room = width - mm(3 if column == 0 else 1)
+                canvas.setFont(
+                    SANS_BOLD if bold else SANS,
+                    max(MIN_TYPE, fitted_font_size(text, bold, size, room)),
+                )
                 if column == 0:
                     canvas.drawString(cx + mm(1.5), y + height / 2 - size * 0.35, text)
                 else:
@@ -96,22 +107,37 @@ def _grid(
     return bottom
 
 
-def _note(canvas: Canvas, x: float, y: float, lines: Sequence[str], size: float = 7.5) -> float:
+def _note(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    paragraphs: Sequence[str],
+    room: float,
+    size: float = 7.5,
+) -> float:
+    """Paragraphs in grey under a table, each wrapped to ``room`` (the pad's
+    width): a longer language takes another line, never the margin."""
     canvas.setFillColor(SOFT)
     canvas.setFont(SANS, size)
-    for line in lines:
-        y -= size * 1.35
-        canvas.drawString(x, y, line)
+    for paragraph in paragraphs:
+        for line in wrapped(paragraph, room, size):
+            y -= size * 1.35
+            canvas.drawString(x, y, line)
     return y
 
 
 def _autumn_leaves(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     width, _ = options.page_size
     top = _title(
         canvas,
         options,
         "Autumn Leaves",
-        f"{autumn_leaves.HANDS} hands · up to {autumn_leaves.MAX_PLAYERS} players · low total wins",
+        tr(
+            "%(hands)s hands · up to %(players)s players · low total wins",
+            hands=autumn_leaves.HANDS,
+            players=autumn_leaves.MAX_PLAYERS,
+        ),
         "#ab5d18",
     )
     for block in range(2):  # two games per sheet
@@ -119,12 +145,12 @@ def _autumn_leaves(canvas: Canvas, options: Options) -> None:
         usable = width - 2 * left
         first = mm(28)
         column = (usable - first) / autumn_leaves.MAX_PLAYERS
-        rows: list[list[str]] = [["Player", *[""] * autumn_leaves.MAX_PLAYERS]]
+        rows: list[list[str]] = [[tr("Player"), *[""] * autumn_leaves.MAX_PLAYERS]]
         rows += [
-            [f"Hand {n}", *[""] * autumn_leaves.MAX_PLAYERS]
+            [tr("Hand %(number)s", number=n), *[""] * autumn_leaves.MAX_PLAYERS]
             for n in range(1, autumn_leaves.HANDS + 1)
         ]
-        rows.append(["Total", *[""] * autumn_leaves.MAX_PLAYERS])
+        rows.append([tr("Total"), *[""] * autumn_leaves.MAX_PLAYERS])
         top = _grid(
             canvas,
             left,
@@ -141,14 +167,20 @@ def _autumn_leaves(canvas: Canvas, options: Options) -> None:
                 left,
                 top,
                 [
-                    "Emptied your hand: minus the cards in your own leaf pile. "
-                    "Everyone else: highest card in hand minus cards in own pile, "
-                    "0 at least.",
-                    f"Check: {autumn_leaves.hand_score(6, 9, winner=False)} for a 9 in hand with 6 "
-                    f"in the pile; {autumn_leaves.hand_score(6, 4, winner=False)} for a 4; "
-                    f"{autumn_leaves.hand_score(5, None, winner=True)} for emptying your hand "
-                    "onto a pile of 5.",
+                    tr(
+                        "Emptied your hand: minus the cards in your own leaf pile. "
+                        "Everyone else: highest card in hand minus cards in own pile, "
+                        "0 at least."
+                    ),
+                    tr(
+                        "Check: %(nine)s for a 9 in hand with 6 in the pile; %(four)s for a 4; "
+                        "%(empty)s for emptying your hand onto a pile of 5.",
+                        nine=autumn_leaves.hand_score(6, 9, winner=False),
+                        four=autumn_leaves.hand_score(6, 4, winner=False),
+                        empty=autumn_leaves.hand_score(5, None, winner=True),
+                    ),
                 ],
+                usable,
             ) - mm(6)
 
 
@@ -158,9 +190,10 @@ PAIRS_OWN_TARGET_ROWS = 6
 
 
 def _pairs(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     width, _ = options.page_size
     top = _title(
-        canvas, options, "Pairs", "cross off one box per point · the last box loses", "#7b3f2a"
+        canvas, options, "Pairs", tr("cross off one box per point · the last box loses"), "#7b3f2a"
     )
     left = mm(MARGIN_MM)
     name_w = mm(24)
@@ -168,8 +201,15 @@ def _pairs(canvas: Canvas, options: Options) -> None:
     box = min(mm(5.4), (width - 2 * left - name_w) / longest)
     sections: list[tuple[str, int, int | None]] = [
         (
-            f"{players}{' or more' if players == 6 else ''} players: you lose at "
-            f"{pairs.losing_score(players)}",
+            (
+                tr("6 or more players: you lose at %(score)s", score=pairs.losing_score(players))
+                if players == 6
+                else tr(
+                    "%(players)s players: you lose at %(score)s",
+                    players=players,
+                    score=pairs.losing_score(players),
+                )
+            ),
             PAIRS_MANY_ROWS if players == 6 else players,
             pairs.losing_score(players),
         )
@@ -177,7 +217,7 @@ def _pairs(canvas: Canvas, options: Options) -> None:
     ]
     sections.append(
         (
-            "Your own target: ____ points (shade its box before you start)",
+            tr("Your own target: ____ points (shade its box before you start)"),
             PAIRS_OWN_TARGET_ROWS,
             None,
         )
@@ -205,13 +245,17 @@ def _pairs(canvas: Canvas, options: Options) -> None:
 
 
 def _venture(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     width, _ = options.page_size
     top = _title(
         canvas,
         options,
         "Venture",
-        f"{venture.MIN_PLAYERS}-{venture.MAX_PLAYERS} players · "
-        "tally captures by rank · highest total wins",
+        tr(
+            "%(low)s-%(high)s players · tally captures by rank · highest total wins",
+            low=venture.MIN_PLAYERS,
+            high=venture.MAX_PLAYERS,
+        ),
         "#2f6f8f",
     )
     left = mm(MARGIN_MM)
@@ -219,16 +263,22 @@ def _venture(canvas: Canvas, options: Options) -> None:
     first = mm(26)
     tail = mm(16)
     rank_w = (usable - first - 3 * tail) / len(cards.RANKS)
-    header = ["Rank", *[str(rank) for rank in cards.RANKS], "Cards", "Sets", "Score"]
+    header = [
+        tr("Rank"),
+        *[str(rank) for rank in cards.RANKS],
+        tr("Cards"),
+        tr("Sets"),
+        tr("Score"),
+    ]
     copies = [
-        "(cards)",
-        *[f"of {cards.copies(rank)}" for rank in cards.RANKS],
-        "-1 each",
-        "+1 each",
+        tr("(cards)"),
+        *[tr("of %(copies)s", copies=cards.copies(rank)) for rank in cards.RANKS],
+        tr("-1 each"),
+        tr("+1 each"),
         "",
     ]
     rows = [header, copies] + [[""] * len(header) for _ in range(venture.MAX_PLAYERS)]
-    rows.append(["Final pool", *[""] * (len(header) - 1)])
+    rows.append([tr("Final pool"), *[""] * (len(header) - 1)])
     top = _grid(
         canvas,
         left,
@@ -245,49 +295,52 @@ def _venture(canvas: Canvas, options: Options) -> None:
         left,
         top,
         [
-            "Write each player's captured cards of every rank in their row, and what is left "
-            "in the final pool on the last line.",
-            "A rank is a full set for a player who holds at least one of it when their cards "
-            "plus the pool's make all of that rank: +1 a card, pool cards too.",
-            "Every other captured card is -1: Score = Sets minus the captured cards outside a set.",
+            tr(
+                "Write each player's captured cards of every rank in their row, and what is "
+                "left in the final pool on the last line."
+            ),
+            tr(
+                "A rank is a full set for a player who holds at least one of it when their "
+                "cards plus the pool's make all of that rank: +1 a card, pool cards too."
+            ),
+            tr(
+                "Every other captured card is -1: Score = Sets minus the captured cards "
+                "outside a set."
+            ),
         ],
+        usable,
     )
 
 
 def _leaf(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     width, _ = options.page_size
     top = _title(
-        canvas, options, "Leaf", "final scoring · the North Wind column for solo", "#2e7d5b"
+        canvas, options, "Leaf", tr("final scoring · the North Wind column for solo"), "#2e7d5b"
     )
     left = mm(MARGIN_MM)
     usable = width - 2 * left
     first = mm(62)
     players = 4
     column = (usable - first) / (players + 1)
-    header = ["", *["Player"] * players, "North Wind"]
+    header = ["", *[tr("Player")] * players, tr("North Wind")]
     lines = [
-        ("Acorn tokens gained in play", ""),
-        ("-3 tokens (x 3, subtract)", ""),
-        ("Winter Den animals", "each type"),
-        ("  type 1", ""),
-        ("  type 2", ""),
-        ("  type 3", ""),
-        ("  type 4", ""),
-        ("  type 5", ""),
-        ("Adult mushroom groups", "each group"),
-        ("  group 1", ""),
-        ("  group 2", ""),
-        ("  group 3", ""),
-        ("Sun + leaf cards, halved", ""),
-        ("Tree: highest 6, second 3", ""),
-        ("North Wind: animals beyond yours", ""),
-        ("Total", ""),
+        tr("Acorn tokens gained in play"),
+        tr("-3 tokens (x 3, subtract)"),
+        tr("Winter Den animals"),
+        *["  " + tr("type %(number)s", number=n) for n in range(1, 6)],
+        tr("Adult mushroom groups"),
+        *["  " + tr("group %(number)s", number=n) for n in range(1, 4)],
+        tr("Sun + leaf cards, halved"),
+        tr("Tree: highest 6, second 3"),
+        tr("North Wind: animals beyond yours"),
+        tr("Total"),
     ]
-    rows = [header] + [[label, *[""] * (players + 1)] for label, _ in lines]
+    rows = [header] + [[label, *[""] * (players + 1)] for label in lines]
+    # The Den's and the mushroom groups' heading rows (row 0 is the header).
     shade = [
-        index + 1
-        for index, (label, _) in enumerate(lines)
-        if label.startswith(("Winter Den", "Adult mushroom"))
+        lines.index(tr("Winter Den animals")) + 1,
+        lines.index(tr("Adult mushroom groups")) + 1,
     ]
     top = _grid(
         canvas,
@@ -308,9 +361,9 @@ def _leaf(canvas: Canvas, options: Options) -> None:
         [mm(40)] + [mm(12)] * len(counts),
         mm(7),
         [
-            ["How many", *[str(n) for n in counts]],
-            ["Den animals", *[str(leaf.animal_acorns(n)) for n in counts]],
-            ["Mushroom group", *[str(leaf.mushroom_acorns(n)) for n in counts]],
+            [tr("How many"), *[str(n) for n in counts]],
+            [tr("Den animals"), *[str(leaf.animal_acorns(n)) for n in counts]],
+            [tr("Mushroom group"), *[str(leaf.mushroom_acorns(n)) for n in counts]],
         ],
         size=8,
     )
@@ -319,9 +372,12 @@ def _leaf(canvas: Canvas, options: Options) -> None:
         left,
         top,
         [
-            "Animals still in the Forest score nothing. Ties at the top of the tree all take 6 "
-            "and nobody takes 3. Most acorns wins; tie: most leaf cards + sun.",
+            tr(
+                "Animals still in the Forest score nothing. Ties at the top of the tree all "
+                "take 6 and nobody takes 3. Most acorns wins; tie: most leaf cards + sun."
+            ),
         ],
+        usable,
     )
 
 
@@ -329,24 +385,30 @@ RED_TRIO = [("red", 1), ("red", 2), ("red", 3)]
 
 
 def _autumn_ash(canvas: Canvas, options: Options) -> None:
+    tr = options.tr
     width, _ = options.page_size
     top = _title(
         canvas,
         options,
         "Autumn Ash",
-        f"race to {autumn_ash.WINNING_TOTAL} · pips plus one bonus per colour per move",
+        tr(
+            "race to %(total)s · pips plus one bonus per colour per move",
+            total=autumn_ash.WINNING_TOTAL,
+        ),
         "#926a09",
     )
     left = mm(MARGIN_MM)
     canvas.setFillColor(INK)
     canvas.setFont(SANS, 8.5)
     bonuses = "   ".join(
-        f"{colour} +{autumn_ash.COLOUR_BONUS[colour]}"
+        f"{colour_name(tr, colour)} +{autumn_ash.COLOUR_BONUS[colour]}"
         for colour in autumn_ash.COLOURS
         if autumn_ash.COLOUR_BONUS[colour]
     )
     canvas.drawString(
-        left, top - mm(3), f"Colour bonuses: {bonuses}.  Pips: pawn 1, drone 2, queen 3."
+        left,
+        top - mm(3),
+        tr("Colour bonuses: %(bonuses)s.  Pips: pawn 1, drone 2, queen 3.", bonuses=bonuses),
     )
     top -= mm(7)
     usable = width - 2 * left
@@ -354,12 +416,15 @@ def _autumn_ash(canvas: Canvas, options: Options) -> None:
     rows_count = 18
     for side_index, side in enumerate(("rainbow", "xeno")):
         x = left + side_index * (half + mm(6))
-        header = ["Move", "Pips", "Bonus", "Total"]
+        header = [tr("Move"), tr("Pips"), tr("Bonus"), tr("Total")]
         rows = [header] + [[str(n), "", "", ""] for n in range(1, rows_count + 1)]
         canvas.setFillColor(INK)
         canvas.setFont(SANS_BOLD, 10)
         canvas.drawString(
-            x, top - mm(4), f"{side.capitalize()}: " + " > ".join(autumn_ash.PROGRESSIONS[side])
+            x,
+            top - mm(4),
+            f"{side.capitalize()}: "
+            + " > ".join(colour_name(tr, c) for c in autumn_ash.PROGRESSIONS[side]),
         )
         _grid(
             canvas,
@@ -375,8 +440,12 @@ def _autumn_ash(canvas: Canvas, options: Options) -> None:
     canvas.drawString(
         left,
         mm(FOOTER_TOP_MM + 2),
-        f"The first total of {autumn_ash.WINNING_TOTAL} or more wins at once "
-        f"(check: a red trio scores {autumn_ash.bag_points(RED_TRIO)}).",
+        tr(
+            "The first total of %(total)s or more wins at once (check: a red trio scores "
+            "%(points)s).",
+            total=autumn_ash.WINNING_TOTAL,
+            points=autumn_ash.bag_points(RED_TRIO),
+        ),
     )
 
 
@@ -393,5 +462,14 @@ def draw_scorepads(canvas: Canvas, options: Options) -> None:
     for number, (name, draw) in enumerate(PADS, start=1):
         with saved(canvas):
             draw(canvas, options)
-        draw_footer(canvas, options, f"Score pads · {name} · {number} of {len(PADS)}")
+        draw_footer(
+            canvas,
+            options,
+            options.tr(
+                "Score pads · %(game)s · %(number)s of %(count)s",
+                game=name,
+                number=number,
+                count=len(PADS),
+            ),
+        )
         end_single_sided_sheet(canvas)

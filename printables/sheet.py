@@ -37,6 +37,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from .i18n import LANGUAGES, N_, Words
+
 MM = 72.0 / 25.4
 """Points per millimetre."""
 
@@ -124,6 +126,9 @@ class Options:
     fold: bool = False
     """The fold-in-half layout for printers without duplex: faces on the top
     half, backs on the bottom half, one single-sided page to fold and cut."""
+    language: str = "en"
+    """The language every word on the paper is printed in (one of
+    :data:`printables.i18n.LANGUAGES`); the QR codes and numbers stay."""
 
     def __post_init__(self) -> None:
         if self.card in CARD_ALIASES:
@@ -134,6 +139,10 @@ class Options:
             raise ValueError(
                 "the fold-in-half layout has no bleed: choose one or the other "
                 "(fold for a printer without duplex, bleed for a paper cutter)"
+            )
+        if self.language not in LANGUAGES:
+            raise ValueError(
+                f"unknown language {self.language!r}: choose one of {', '.join(LANGUAGES)}"
             )
         if self.paper not in PAPERS:
             raise ValueError(f"unknown paper {self.paper!r}: choose {' or '.join(sorted(PAPERS))}")
@@ -164,6 +173,11 @@ class Options:
                 f"{self.url!r} is not a web address the phones can open "
                 "(it must start with http:// or https://)"
             )
+
+    @property
+    def tr(self) -> Words:
+        """The kit's words in this print's language."""
+        return Words(self.language)
 
     @property
     def paper_mm(self) -> tuple[float, float]:
@@ -259,6 +273,7 @@ def new_canvas(
         initialFontName=SANS,
         initialFontSize=10,
     )
+    setattr(canvas, LANGUAGE, options.language)
     canvas.setTitle(title)
     canvas.setAuthor("Leafpile")
     canvas.setCreator("Leafpile print-and-play kit")
@@ -315,6 +330,16 @@ def finish(canvas: Canvas, buffer: io.BytesIO) -> bytes:
     return _SUBSET_TAG.sub(tag, data)
 
 
+LANGUAGE = "_leafpile_language"
+"""Canvas attribute: the language of the document's words, for the furniture
+(the "print at 100%" note) drawn by functions that get no options."""
+
+
+def canvas_words(canvas: Canvas) -> Words:
+    """The kit's words in the language ``canvas``'s document is printed in."""
+    return Words(getattr(canvas, LANGUAGE, "en"))
+
+
 BLANK_BACKS = "_leafpile_blank_backs"
 """Canvas attribute: when true, every single-sided sheet is followed by a
 blank page, so the whole file can be printed double-sided."""
@@ -356,6 +381,17 @@ def text_width(text: str, bold: bool, size: float) -> float:
     return width
 
 
+def wrapped(text: str, room: float, size: float, bold: bool = False) -> list[str]:
+    """``text`` broken between words into lines at most ``room`` points wide."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", bold, size) <= room:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 def fitted_font_size(text: str, bold: bool, size: float, room: float) -> float:
     """``size``, or less so that ``text`` is at most ``room`` points wide."""
     width = text_width(text, bold, size)
@@ -363,9 +399,10 @@ def fitted_font_size(text: str, bold: bool, size: float, room: float) -> float:
 
 
 NOTE_LINES = (
-    "Print at 100% (actual size), never 'fit to page'.",
-    "The ruler must measure 50 mm.",
+    N_("Print at 100% (actual size), never 'fit to page'."),
+    N_("The ruler must measure 50 mm."),
 )
+"""The note in English; :func:`note_lines` gives it in a document's language."""
 NOTE_SIZE = 7.0
 """The note and the ruler's numbers: 7 pt, the smallest type the kit uses for
 anything a person must read to print right."""
@@ -373,10 +410,23 @@ RULER_INSET_MM = 1.0
 """The ruler's 0 tick sits this far into its band."""
 RULER_SPAN_MM = 57.5
 """Room the ruler takes along its length, numbers included ("50 mm" at 7 pt)."""
-NOTE_SPAN_MM = text_width(NOTE_LINES[0], True, NOTE_SIZE) / MM + 1.0
-"""Room the note (or its first line alone) takes along its length."""
-NOTE_REST_SPAN_MM = text_width(NOTE_LINES[1], False, NOTE_SIZE) / MM + 1.0
-"""Room the note's second line takes when it stands alone."""
+
+
+def note_lines(tr: Words) -> tuple[str, str]:
+    """The two lines of the "print at 100%" note in ``tr``'s language."""
+    return tr(NOTE_LINES[0]), tr(NOTE_LINES[1])
+
+
+NOTE_SPAN_MM = (
+    max(text_width(note_lines(Words(code))[0], True, NOTE_SIZE) for code in LANGUAGES) / MM + 1.0
+)
+"""Room the note (or its first line alone) takes along its length: the same
+in every language (the longest one's), so a sheet's layout never depends on
+the language it is printed in."""
+NOTE_REST_SPAN_MM = (
+    max(text_width(note_lines(Words(code))[1], False, NOTE_SIZE) for code in LANGUAGES) / MM + 1.0
+)
+"""Room the note's second line takes when it stands alone (every language)."""
 NOTE_LEADING = 1.2
 """The note's baselines are 1.2 x its size apart (at 0.89 x, as once, the
 descenders of the first line touched the capitals of the second)."""
@@ -446,13 +496,14 @@ def draw_note(
     :data:`NOTE_LINE_BAND_MM` tall, for a sheet that places the two apart.
     """
     lines = [0, 1] if line is None else [line]
+    texts = note_lines(canvas_words(canvas))
     with furniture(canvas):
         _band(canvas, x, y, vertical, NOTE_BAND_MM if line is None else NOTE_LINE_BAND_MM)
         canvas.setFillColor(INK)
         for row, index in enumerate(reversed(lines)):
             canvas.setFont(SANS_BOLD if index == 0 else SANS, NOTE_SIZE)
             baseline = mm(NOTE_LOW_MM) + row * NOTE_SIZE * NOTE_LEADING
-            canvas.drawString(0, baseline, NOTE_LINES[index])
+            canvas.drawString(0, baseline, texts[index])
 
 
 def draw_footer(canvas: Canvas, options: Options, label: str) -> None:

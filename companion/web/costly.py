@@ -222,12 +222,13 @@ def one_job(view: F) -> F:
 
 
 def _code_version() -> str:
-    """Changes when the PDF code does, so a new release never serves an old kit."""
+    """Changes when the PDF code or the kit's words do, so a new release
+    never serves an old kit."""
     import printables
 
     folder = Path(printables.__file__).parent
     stamp = hashlib.sha256()
-    for path in sorted(folder.rglob("*.py")):
+    for path in sorted([*folder.rglob("*.py"), *folder.rglob("*.mo")]):
         info = path.stat()
         stamp.update(f"{path.name}:{info.st_size}:{info.st_mtime_ns};".encode())
     return stamp.hexdigest()[:16]

@@ -19,6 +19,7 @@ from companion.cooperative import off_the_loop
 from companion.network import lan_address
 
 from .costly import one_job, pdf_response
+from .i18n import language
 from .ratelimit import pdf_limit
 
 if TYPE_CHECKING:
@@ -35,6 +36,30 @@ IMAGE_DPI = 300
 TRUE = ("1", "on", "true", "yes")
 
 bp = Blueprint("print", __name__, url_prefix="/print")
+
+
+def kit_language(form: Mapping[str, str]) -> str:
+    """The language the kit is printed in: the one chosen on the page, else
+    this phone's own (the kit speaks the app's eight languages)."""
+    from printables.i18n import LANGUAGES, language_of
+
+    chosen = form.get("language", "")
+    return chosen if chosen in LANGUAGES else language_of(language())
+
+
+def page_words() -> Any:
+    """The Print page's own words (the kit's catalog) in this phone's
+    language, for the template's ``kit("...")``: HTML in our translations is
+    kept, the values put into them are escaped."""
+    from markupsafe import Markup, escape
+    from printables.i18n import language_of, words
+
+    tr = words(language_of(language()))
+
+    def kit(text: str, **params: object) -> Markup:
+        return Markup(tr(text, **{name: escape(value) for name, value in params.items()}))
+
+    return kit
 
 
 def _default_url() -> str:
@@ -101,6 +126,7 @@ def options_from(form: Mapping[str, str]) -> Options:
         cards=parse_cards(form.get("only_cards") or ""),
         cut_to_edge=form.get("cut_lines") in TRUE,
         fold=form.get("fold") in TRUE,
+        language=kit_language(form),
     )
 
 
@@ -118,6 +144,7 @@ def _form_values(form: Mapping[str, str]) -> dict[str, str]:
         "offset_x": form.get("offset_x", "0"),
         "offset_y": form.get("offset_y", "0"),
         "url": form.get("url") or _default_url(),
+        "language": kit_language(form),
     }
 
 
@@ -135,6 +162,7 @@ def _back_warning(form: Mapping[str, str]) -> str | None:
 def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) -> Any:
     from printables import PARTS
     from printables.aids import address_warning
+    from printables.i18n import LANGUAGES
     from printables.images import IMAGE_DECKS
     from printables.services import SERVICE_DECKS, SERVICES, unavailable_reason
     from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
@@ -159,6 +187,8 @@ def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) 
             cards=CARD_SIZES,
             max_offset=MAX_BACK_OFFSET_MM,
             error=error,
+            kit=page_words(),
+            kit_languages=LANGUAGES,
         ),
         status,
     )
