@@ -32,8 +32,9 @@ def _plural_index(n: int) -> int:
     return int(rule(n))
 
 
-def _forms(singular: str, plural: str) -> list[str]:
-    """Each plural form of a sentence in this language, by its index."""
+def ngettext(singular: str, plural: str) -> list[str]:
+    """Each plural form of a sentence in this language, by its index (named
+    ngettext so that extraction finds its words: keyword ngettext:1,2)."""
     translations = get_translations()
     forms: dict[int, str] = {}
     for n in range(PLURAL_NUMBERS):
@@ -55,12 +56,12 @@ def phone_words() -> dict[str, object]:
         "cancel": gettext("Cancel"),
         "cancelled": gettext("Cancelled: nothing was sent."),
         "waiting_one": gettext("Waiting for the table — your tap will be sent when it answers."),
-        "waiting_many": _forms(
+        "waiting_many": ngettext(
             "Waiting for the table — %(num)s tap will be sent when it answers.",
             "Waiting for the table — %(num)s taps will be sent when it answers.",
         ),
         "unsent_one": gettext("Not sent yet — will send when the table is back."),
-        "unsent_many": _forms(
+        "unsent_many": ngettext(
             "%(num)s tap not sent yet — will send when the table is back.",
             "%(num)s taps not sent yet — will send when the table is back.",
         ),
