@@ -778,7 +778,7 @@ def _draw_aid(canvas: Canvas, aid: Aid, box: Box, url: str, tr: Words = ENGLISH)
             canvas.drawRightString(qr.right, baseline, line)
 
 
-def address_warning(url: str) -> str | None:
+def address_warning(url: str, tr: Words = ENGLISH) -> str | None:
     """What is wrong with ``url`` as the address printed in the aids' QR codes,
     or ``None`` when it is an address that lasts (a name on the network).
 
@@ -793,15 +793,16 @@ def address_warning(url: str) -> str | None:
     except ValueError:
         number = None
     if host == "localhost" or host.endswith(".localhost") or (number and number.is_loopback):
-        return (
-            f"{host} is the computer a page is opened on: a phone that scans the code "
+        return tr(
+            "%(host)s is the computer a page is opened on: a phone that scans the code "
             "looks for the companion on itself and finds nothing. Give the address "
             "phones use, this computer's network address (the address box on the Print "
             "page, --url on the command line), or set LEAFPILE_PUBLIC_URL when you start "
-            "the companion."
+            "the companion.",
+            host=host,
         )
     if number is not None or host.endswith(".local"):
-        return (
+        return tr(
             "that address is a number (or this computer's local name): the network may "
             "give the computer another one later, and the paper keeps this one. For aids "
             "you keep, use an address that lasts."

@@ -566,19 +566,22 @@ def _signed(value: float) -> str:
     return f"{value:+g}" if value else "0"
 
 
-def back_correction_warning(options: Options) -> str | None:
+def back_correction_warning(options: Options, tr: Words | None = None) -> str | None:
     """What to tell the person printing when the correction cuts into the
     backs (:func:`back_cut_mm`), else ``None``."""
     cut = back_cut_mm(options)
     if cut <= 0:
         return None
     x, y = options.back_offset
-    return (
-        f"a back correction of x = {_signed(x)} mm, y = {_signed(y)} mm moves the outer "
-        "cards' backs "
-        f"{cut:.2f} mm past the edge a home printer can reach, so they will be cut with a "
+    tr = tr or Words("en")
+    return tr(
+        "a back correction of x = %(x)s mm, y = %(y)s mm moves the outer cards' backs "
+        "%(cut)s mm past the edge a home printer can reach, so they will be cut with a "
         "white strip that wide. Use the 3 mm bleed layout (more paper round the cards), "
-        "or print the duplex test sheet again to check the reading."
+        "or print the duplex test sheet again to check the reading.",
+        x=_signed(x),
+        y=_signed(y),
+        cut=format(cut, ".2f"),
     )
 
 

@@ -151,9 +151,10 @@ def _form_values(form: Mapping[str, str]) -> dict[str, str]:
 def _back_warning(form: Mapping[str, str]) -> str | None:
     """The back-correction warning for these options (none while they are bad)."""
     from printables.deck import back_correction_warning
+    from printables.i18n import language_of, words
 
     try:
-        warning = back_correction_warning(options_from(form))
+        warning = back_correction_warning(options_from(form), words(language_of(language())))
     except ValueError:
         return None
     return warning[:1].upper() + warning[1:] if warning else None
@@ -162,7 +163,7 @@ def _back_warning(form: Mapping[str, str]) -> str | None:
 def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) -> Any:
     from printables import PARTS
     from printables.aids import address_warning
-    from printables.i18n import LANGUAGES
+    from printables.i18n import LANGUAGES, language_of, words
     from printables.images import IMAGE_DECKS
     from printables.services import SERVICE_DECKS, SERVICES, unavailable_reason
     from printables.sheet import CARD_SIZES, MAX_BACK_OFFSET_MM, PAPERS
@@ -182,7 +183,7 @@ def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) 
             image_decks=[PARTS[name] for name in IMAGE_DECKS if name in PARTS],
             image_dpi=IMAGE_DPI,
             form=values,
-            address_warning=address_warning(values["url"]),
+            address_warning=address_warning(values["url"], words(language_of(language()))),
             papers=PAPERS,
             cards=CARD_SIZES,
             max_offset=MAX_BACK_OFFSET_MM,

@@ -45,12 +45,16 @@ SAFE = 5 * MM
 
 
 @functools.cache
+def part_pages(language: str, part: str) -> list[Page]:
+    """One part read back, once per test process."""
+    if part == "deck":
+        return read_geometry(build("deck", Options(language=language, cards=DECK_SAMPLE)))
+    return read_geometry(build(part, Options(language=language)))
+
+
 def pages(language: str) -> dict[str, list[Page]]:
-    options = Options(language=language)
-    chosen = WORDY + (HEAVY if language in LONGEST else ())
-    found = {part: read_geometry(build(part, options)) for part in chosen}
-    found["deck"] = read_geometry(build("deck", Options(language=language, cards=DECK_SAMPLE)))
-    return found
+    chosen = (*WORDY, "deck", *(HEAVY if language in LONGEST else ()))
+    return {part: part_pages(language, part) for part in chosen}
 
 
 # --- measuring -------------------------------------------------------------------------------
@@ -263,10 +267,10 @@ def test_deck_labels_and_the_print_note_fit_their_margins_in_every_language():
 @pytest.mark.parametrize("language", ["de", "pl", "pt_BR"])
 def test_the_kit_is_printed_in_the_chosen_language_and_named_so(language):
     tr = words(language)
-    text = "\n".join(page.text for page in pages(language)["aids"])
+    text = "\n".join(page.text for page in part_pages(language, "aids"))
     assert tr("Each round") != "Each round"
     assert tr("Each round").upper() in text and "EACH ROUND" not in text
-    pads = "\n".join(page.text for page in pages(language)["scorepads"])
+    pads = "\n".join(page.text for page in part_pages(language, "scorepads"))
     assert tr("Final pool") in pads and "Final pool" not in pads
     assert filename("aids", Options(language=language)).endswith(
         f"-{language.replace('_', '-')}.pdf"
@@ -336,7 +340,7 @@ def test_the_embedded_fonts_have_a_glyph_for_every_character_the_kit_prints():
         missing = sorted(ch for ch in wanted if not ch.isspace() and ord(ch) not in glyphs)
         assert missing == [], (name, missing)
     # And what reached the paper decodes to those characters, not to boxes.
-    printed = "".join(page.text for page in pages("pl")["aids"] + pages("pt_BR")["aids"])
+    printed = "".join(page.text for page in part_pages("pl", "aids") + part_pages("pt_BR", "aids"))
     assert {"ł", "ż", "ą", "ę", "ç", "ã"} <= set(printed)
 
 
@@ -392,3 +396,47 @@ def test_the_template_is_what_extraction_finds_today(tmp_path):
     with (companion.i18n.TRANSLATIONS / "messages.pot").open("rb") as handle:
         shared = {m.id for m in read_po(handle) if m.id}
     assert not {"Player aids", "cut card", "Language of the printed kit"} & shared
+
+
+# --- the Print page ----------------------------------------------------------------------------
+
+
+def test_the_print_page_speaks_the_phone_s_language_and_offers_it_for_the_kit(client):
+    html = client.get("/print/", headers={"Accept-Language": "pl-PL,pl;q=0.9"}).get_data(
+        as_text=True
+    )
+    assert "Wydrukuj i graj" in html and "Print and play" not in html
+    # The kit's language: every one offered by name, the phone's own chosen.
+    for code, name in LANGUAGES.items():
+        assert f'value="{code}"' in html and name in html
+    assert re.search(r'value="pl" checked', html)
+    assert not re.search(r'value="en" checked', html)
+    # The warning about the address on the paper is in the phone's language too.
+    assert 'id="qr-address-warning"' in html
+    assert "is the computer a page is opened on" not in html
+    assert "that address is a number" not in html
+    # Values put into a translated sentence are escaped.
+    hostile = client.get("/print/?url=http://x.example/<b>").get_data(as_text=True)
+    assert "<b>" not in hostile.split('id="qr-address"')[1].split("</p>")[0]
+
+
+def test_a_kit_downloaded_in_another_language_is_printed_and_named_in_it(client):
+    english_phone = {"Accept-Language": "en"}
+    response = client.get("/print/aids.pdf?language=de", headers=english_phone)
+    assert response.status_code == 200
+    assert 'filename="leafpile-aids-a4-de.pdf"' in response.headers["Content-Disposition"]
+    text = read_geometry(response.data)[0].text
+    assert "JEDE RUNDE" in text and "EACH ROUND" not in text
+    # An unknown language is not an error: the phone's own is used.
+    fallback = client.get("/print/aids.pdf?language=xx", headers={"Accept-Language": "fr"})
+    assert 'filename="leafpile-aids-a4-fr.pdf"' in fallback.headers["Content-Disposition"]
+
+
+def test_the_command_line_prints_in_the_language_asked_for(tmp_path):
+    from companion.cli import main
+
+    target = tmp_path / "board.pdf"
+    assert main(["print", "board", "--language", "pt_BR", "-o", str(target)]) == 0
+    assert "Tabuleiro de Autumn Ash" in read_geometry(target.read_bytes())[0].text
+    with pytest.raises(SystemExit):
+        main(["print", "board", "--language", "xx", "-o", str(target)])
