@@ -469,7 +469,8 @@ def name_room(dims: NetDimensions, height: float) -> float:
 
 
 def _patch_width(name: str, size: float) -> float:
-    return stringWidth(name, SANS_BOLD, size) + 2 * NAME_PAD
+    width: float = stringWidth(name, SANS_BOLD, size)
+    return width + 2 * NAME_PAD
 
 
 def name_fits(name: str, size_name: str) -> bool:
