@@ -10,19 +10,35 @@ differential holds with every phone reading another language.
 from __future__ import annotations
 
 import html
+import io
 import itertools
+import json
+import pickle
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.dates import format_datetime
 
 from companion import create_app
 from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
 from companion.rules import venture
 from companion.rules.errors import IllegalAction, TooManyCopies
+from companion.rules.messages import refusal
+from companion.tables.errors import TableError
 from companion.web.board_cache import forget_renders
 from tests.conftest import _config
+from tests.end_games import (
+    SOLITAIRE_DEAL,
+    finish_autumn_ash,
+    finish_leaf,
+    finish_pairs,
+    finish_scorepad,
+    finish_solitaire,
+    finish_venture,
+)
 from tests.web.test_secrets import (
     VENTURE,
     FlaskPhone,
@@ -30,6 +46,8 @@ from tests.web.test_secrets import (
     create_through_the_form,
     play_world,
 )
+
+STATIC = Path(__file__).resolve().parents[2] / "companion" / "static"
 
 
 def page_language(page: str) -> str:
@@ -242,17 +260,29 @@ def pseudo_app(tmp_path: Path) -> Any:
     return create_app(config)
 
 
-MARKED = re.compile(re.escape(PSEUDO_OPEN) + ".*?" + re.escape(PSEUDO_CLOSE), re.S)
+# The innermost marked words: a marked sentence may hold marked words (a
+# headline holds "4 points"), so markers are taken away from the inside out.
+MARKED = re.compile(
+    re.escape(PSEUDO_OPEN) + "[^" + PSEUDO_OPEN + PSEUDO_CLOSE + "]*" + re.escape(PSEUDO_CLOSE)
+)
 
 
-def unmarked_words(html: str, allowed: set[str]) -> set[str]:
+def without_marked(text: str) -> str:
+    while MARKED.search(text):
+        text = MARKED.sub(" ", text)
+    return text
+
+
+def unmarked_words(page: str, allowed: set[str]) -> set[str]:
     """Words of a page's text outside the pseudo-locale's markers, less what
-    is not for translating (names, numbers, the brand, codes)."""
-    body = html.split("<body", 1)[1].split(">", 1)[1]
-    body = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", body, flags=re.S)
+    is not for translating (names, numbers, the brand, codes). A chart's
+    words (SVG text) count; the scripts' words are data, checked apart."""
+    body = page.split("<body", 1)[1].split(">", 1)[1] if "<body" in page else page
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
     body = re.sub(r'<details class="language-switch">.*?</details>', " ", body, flags=re.S)
-    text = re.sub(r"<[^>]+>", " ", body)
-    text = MARKED.sub(" ", text)
+    # What a screen reader says counts too: labels and titles.
+    spoken = " ".join(re.findall(r'(?:aria-label|title|placeholder|data-why)="([^"]*)"', body))
+    text = without_marked(re.sub(r"<[^>]+>", " ", body) + " " + html.unescape(spoken))
     words = set(re.findall(r"[^\W\d_]{2,}", text))
     return words - allowed
 
@@ -307,3 +337,142 @@ def test_a_phone_that_may_not_enter_is_told_why_once_in_its_language(app, store)
     )
     board = watching.get(f"/t/{token}/board.json").get_json()
     assert board["phone"]["may_act"] is False
+
+
+# --- the end screen, records, imports and the scripts' words (helper "words") ------
+
+# Names, never translated: the brand, the games' titles ("Leaf solo: the North Wind").
+GAMES = {"Pairs", "Venture", "Autumn", "Leaves", "Leaf", "Ash", "Solitaire", "Score", "pad",
+         "North", "Wind", "Leafpile", "Continuous", "solitaire", "solo", "the",
+         "scoring"}  # fmt: skip
+
+
+def _host_table(phone: Any, game: str, players: list[str], **options: str) -> str:
+    """A table started by ``phone`` through the form (so it is this phone's)."""
+    form = {f"player{i}": p for i, p in enumerate(players, start=1)} | options
+    answer = phone.post(f"/new/{game}", data={"csrf_token": phone.csrf, **form})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[-400:]
+    return str(answer.headers["Location"]).rsplit("/", 1)[-1]
+
+
+def _end(page: str) -> str:
+    found = re.search(r'<section class="panel end".*?</section>', page, re.S)
+    assert found, "the finished table shows its end screen"
+    return found[0]
+
+
+def _text(part: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", part)))
+
+
+def test_the_end_screen_and_records_read_german_and_polish(app, store):
+    german, polish = _phone(app, "de"), _phone(app, "pl")
+    token = _host_table(german, "scorepad", ["Ana", "Ben", "Cy"])
+    finish_scorepad(store, store.table(token))  # Ana 14, Ben 13, Cy 12
+    screen = _end(german.get(f"/t/{token}").get_data(as_text=True))
+    end = _text(screen)
+    assert "Spiel vorbei" in end and "Ana gewinnt mit 14, Vorsprung: 1 Punkt." in end
+    assert "Beste Runde: Ana, 10 Punkte in Runde 2." in end
+    assert '<th scope="col" class="num">Punkte</th>' in screen  # the final table's unit
+    assert ">Runde</text>" in screen and ">Start</text>" in screen  # the chart's axis
+
+    # Polish counts in three forms: 1 punkt, 2-4 punkty, 5 punktów.
+    token = _host_table(polish, "scorepad", ["Ana", "Ben"])
+    finish_scorepad(store, store.table(token), rows=[[10, 5], [2, 3]])
+    end = _text(_end(polish.get(f"/t/{token}").get_data(as_text=True)))
+    assert "Koniec gry" in end and "Ana wygrywa z wynikiem 12, przewaga: 4 punkty." in end
+    assert "Najlepsza runda: Ana, 10 punktów w rundzie 1." in end
+    # The same table on an English phone: one render per language, never shared.
+    english = app.test_client()
+    assert "Ana wins by 4 points, with 12." in english.get(f"/t/{token}").get_data(as_text=True)
+    again = _text(_end(polish.get(f"/t/{token}").get_data(as_text=True)))
+    assert "przewaga: 4 punkty" in again
+
+    records = _text(german.get("/records").get_data(as_text=True))
+    assert "Bestenliste" in records and "Score pad" in records
+    key = re.search(r'/records/player/([^"]+)"', german.get("/records").get_data(as_text=True))
+    assert key
+    player = _text(german.get(f"/records/player/{key[1]}").get_data(as_text=True))
+    assert "1 gewonnen, 0 verloren, 1 Spiel an den Tischen in diesem Browser." in player
+    assert "Nach Spiel" in player and "Im Lauf der Zeit" in player
+    assert "gewonnen mit 14" in player and " UTC)" in player
+    polish_player = _text(polish.get(f"/records/player/{key[1]}").get_data(as_text=True))
+    assert "1 gra przy stołach z tej przeglądarki." in polish_player
+    operator = _text(polish.get("/records/operator").get_data(as_text=True))
+    assert "Token operatora" in operator and "Zaloguj się" in operator
+    refused = _post(polish, "/records/operator", token="wrong")
+    assert "Ten serwer nie ma tokenu operatora" in _text(refused.get_data(as_text=True))
+
+
+def test_the_end_screens_and_records_in_the_pseudo_locale_mark_every_word(pseudo_app):
+    store = pseudo_app.extensions["leafpile_store"]
+    phone = _phone(pseudo_app, PSEUDO)
+    names = {"Ana", "Ben", "Cy", "Solo", "UTC", "BG", "Stats", "BGG", "CSV"}
+    for game, players, options, finish in (
+        ("pairs", ["Ana", "Ben", "Cy"], {}, finish_pairs),
+        ("venture", ["Ana", "Ben", "Cy"], {}, finish_venture),
+        ("leaf", ["Ana", "Ben", "Cy"], {}, finish_leaf),
+        ("autumn_ash", ["Ana", "Ben"], {"rainbow": "1"}, finish_autumn_ash),
+        ("scorepad", ["Ana", "Ben", "Cy"], {}, finish_scorepad),
+        ("solitaire", ["Solo"], {"deal": str(SOLITAIRE_DEAL)}, finish_solitaire),
+    ):
+        token = _host_table(phone, game, players, **options)
+        finish(store, store.table(token))
+        end = _end(phone.get(f"/t/{token}").get_data(as_text=True))
+        assert not unmarked_words(end, names | GAMES), game
+    records = phone.get("/records").get_data(as_text=True)
+    assert not unmarked_words(records, names | GAMES)
+    key = re.search(r'/records/player/([^"]+)"', records)
+    assert key
+    month = {format_datetime(datetime.now(UTC), "MMM", locale="en")}  # the date's own words
+    assert not unmarked_words(phone.get(f"/records/player/{key[1]}").get_data(as_text=True),
+                              names | GAMES | month)  # fmt: skip
+    assert not unmarked_words(phone.get("/records/operator").get_data(as_text=True), names | GAMES)
+
+
+def test_the_scripts_words_come_in_the_page_in_the_phones_language(app):
+    """app.js and wakelock.js write only words the page carries (phone_words.py)."""
+    scripts = (STATIC / "app.js").read_text() + (STATIC / "wakelock.js").read_text()
+    used = set(re.findall(r'\bword\("([a-z_]+)"', scripts))
+    used |= set(re.findall(r'\bcounted\("([a-z_]+)"', scripts))
+    used |= set(re.findall(r'\bword\([^)]*\? "([a-z_]+)" : "([a-z_]+)"', scripts)[0])
+    used |= {"awake_" + s for s in re.findall(r'"(lock|video|tap|over|off|none)"', scripts)}
+    assert used and "awake_over" in used and "in_order" in used
+    # No English sentence is left in the scripts themselves (comments aside).
+    code = re.sub(r"//[^\n]*", "", scripts)
+    assert not re.findall(r'"[A-Z][a-z]+ [^"\n]*"', code)
+    assert not re.findall(r'"[^"\n]*[a-z]{3,} [a-z]{3,} [a-z]{3,}[^"\n]*"', code)
+
+    def words_of(language: str) -> dict[str, Any]:
+        page = _phone(app, language).get("/").get_data(as_text=True)
+        block = re.search(r'<script type="application/json" id="phone-words">(.*?)</script>', page)
+        assert block and "<" not in block[1]  # data, never markup
+        return json.loads(block[1])
+
+    polish = words_of("pl")
+    assert used <= set(polish), used - set(polish)
+    forms, plural = polish["unsent_many"], polish["plural"]
+    said = {n: forms[plural[n]].replace("{n}", str(n)) for n in (2, 5, 22)}
+    assert said[2] == "2 stuknięcia jeszcze niewysłane — wyślę, gdy stół wróci."
+    assert said[5] == "5 stuknięć jeszcze niewysłanych — wyślę, gdy stół wróci."
+    assert said[22].startswith("22 stuknięcia")
+    german = words_of("de")
+    assert german["awake_over"] == "Das Spiel ist vorbei: Der Bildschirm darf wieder dunkel werden."
+    assert german["in_order"] == "Der Reihe nach: {taps}."
+    english = words_of("en")
+    assert english["unsent_many"][english["plural"][3]] == (
+        "{n} taps not sent yet — will send when the table is back."
+    )
+
+
+def test_an_import_refused_in_a_worker_is_worded_in_the_phones_language(app):
+    """A refusal crosses the job worker's process boundary as a value."""
+    refused = pickle.loads(pickle.dumps(TableError(refusal("import.not_export", "x"))))
+    assert refused.message.id == "import.not_export"
+    spanish = _phone(app, "es")
+    upload = {"csrf_token": spanish.csrf, "file": (io.BytesIO(b'{"format": "x"}'), "t.json")}
+    answer = spanish.post("/import", data=upload, content_type="multipart/form-data")
+    assert answer.status_code == 422
+    assert "Este archivo no es una exportación de mesa de Leafpile." in _text(
+        answer.get_data(as_text=True)
+    )
