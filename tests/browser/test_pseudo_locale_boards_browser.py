@@ -1,0 +1,192 @@
+"""The four boards in the pseudo-locale on a 360x740 phone (headless Chromium).
+
+Issue 45: Autumn Leaves, Autumn Ash (the refereed board), the score pad and
+solitaire, on one phone reading the pseudo-locale (every marked string
+accented, 40 % longer, between ⟦ ⟧): no word of the board shows outside the
+markers (a word never marked for translation), nothing is wider than the
+phone, the main action is on the first screen, and after a tap the answer
+is in view. One browser context, each board loaded once.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
+from companion.rules.autumn_ash import OUR_LAYOUT
+from companion.web import ratelimit
+from tests.browser.test_answers_in_view_browser import in_view
+from tests.browser.test_languages_browser import NAMES, SMALL_PHONE, assert_fits
+from tests.conftest import _config, _drop_everything
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PLAYERS = {"Ana", "Ben", "Cy", "Solo"}
+# A marked string with no marked string inside it: a board's sentences hold
+# other messages (a piece's name in a reason), so the markers nest.
+INNERMOST = re.compile(
+    re.escape(PSEUDO_OPEN) + r"[^" + PSEUDO_OPEN + PSEUDO_CLOSE + r"]*" + re.escape(PSEUDO_CLOSE)
+)
+
+
+def unmarked(text: str, also: set[str] = frozenset()) -> set[str]:
+    """The words of a screen's text outside the markers, less names."""
+    while INNERMOST.search(text):
+        text = INNERMOST.sub(" ", text)
+    return set(re.findall(r"[^\W\d_]{2,}", text)) - NAMES - also
+
+
+SIDES = {"Rainbow", "Xeno"}  # Autumn Ash's two sides: names, as the games' are
+
+
+@pytest.fixture
+def pseudo_table(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    """A live server that offers the pseudo-locale, and its store."""
+    ratelimit.reset()
+    config = _config(tmp_path)
+    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(tmp_path / "pseudo"))
+    application = create_app(config)
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    application.config["PUBLIC_URL"] = url
+    try:
+        yield url, application.extensions["leafpile_store"]
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        _drop_everything(application)
+
+
+def play(store: Any, table: Any, *actions: dict[str, Any]) -> None:
+    for action in actions:
+        store.act(table.token, store.version(table.token), action)
+
+
+def open_board(page: Any, url: str) -> Any:
+    """The table's page on this phone, as its shared phone; the board."""
+    page.goto(url)
+    if page.locator("#who-ask-h").count():
+        shared = page.locator(".who-ask button[name=mode][value=shared]")
+        # One player: the only seat is this phone's.
+        (shared if shared.count() else page.locator(".who-names button").first).click()
+        page.locator("#who-ask-h").wait_for(state="detached")
+    board = page.locator("#board")
+    board.wait_for()
+    return board
+
+
+def first_screen(page: Any, locator: Any) -> None:
+    """The main action is wholly on the unscrolled 360x740 screen."""
+    box = locator.bounding_box()
+    assert box is not None, locator
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SMALL_PHONE["height"], box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= SMALL_PHONE["width"], box
+
+
+# What reaches past the phone's right edge: elements, and words overflowing theirs.
+WIDER = """() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    while (walker.nextNode()) {
+        const text = walker.currentNode;
+        if (!text.textContent.trim() || text.parentElement.closest('.visually-hidden')) continue;
+        range.selectNodeContents(text);
+        const right = Math.max(0, ...[...range.getClientRects()].map(r => r.right));
+        if (right > innerWidth + 0.5) {
+            const el = text.parentElement;
+            found.push(el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ': '
+                       + text.textContent.trim().slice(0, 40));
+        }
+    }
+    for (const el of document.querySelectorAll('body *'))
+        if (el.getBoundingClientRect().right > innerWidth + 0.5)
+            found.push(el.tagName.toLowerCase() + '.' + [...el.classList].join('.'));
+    return found;
+}"""
+
+
+def check_words_and_width(page: Any, board: Any) -> None:
+    assert not unmarked(board.inner_text(), PLAYERS | SIDES)
+    wider = page.evaluate(WIDER)
+    assert not wider, f"wider than the phone at {page.url}: {wider}"
+    assert_fits(page)
+
+
+def test_the_four_boards_in_the_pseudo_locale_on_a_small_phone(pseudo_table, browser):
+    url, store = pseudo_table
+    context = browser.new_context(
+        viewport=SMALL_PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{url}/language/{PSEUDO}")
+
+        # Autumn Leaves, in the play order: Ana's 3 fits no pile.
+        leaves = store.create_table("autumn_leaves", ["Ana", "Ben", "Cy"], {})
+        play(
+            store,
+            leaves,
+            {"type": "Reveal", "cards": [["Ana", 5], ["Ben", 6], ["Cy", 9]]},
+            {"type": "Reveal", "cards": [["Ana", 3], ["Ben", 3], ["Cy", 8]]},
+        )
+        board = open_board(page, f"{url}/t/{leaves.token}")
+        check_words_and_width(page, board)
+        take_back = page.locator(".al-move .btn-primary")
+        first_screen(page, take_back)
+        take_back.click()
+        prompt = page.locator("#al-prompt")
+        page.wait_for_function("() => document.querySelector('#board').dataset.version === '3'")
+        in_view(page, prompt)
+        assert not unmarked(prompt.inner_text(), PLAYERS)
+
+        # Autumn Ash, refereed: a piece picked, then a lit square: the sizes answer.
+        ash = store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana", "mode": "board"})
+        play(store, ash, {"type": "SetUp", "placements": [list(p) for p in OUR_LAYOUT],
+                          "first": "Ana"})  # fmt: skip
+        board = open_board(page, f"{url}/t/{ash.token}")
+        check_words_and_width(page, board)
+        piece = page.locator("a.ash-can").first
+        first_screen(page, piece)
+        piece.click()
+        page.locator("a.ash-lit").first.click()
+        in_view(page, page.locator("#ash-sizes"))
+        check_words_and_width(page, board)
+
+        # The score pad: a score too long to be one is refused, in view.
+        pad = store.create_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+        play(store, pad, {"type": "AddRound", "scores": [3, 4]})
+        board = open_board(page, f"{url}/t/{pad.token}")
+        check_words_and_width(page, board)
+        add = page.locator("form.round-form button[type=submit]")
+        first_screen(page, add)
+        page.fill("#score0", "1234567")
+        page.fill("#score1", "2")
+        add.click()
+        in_view(page, page.locator(".notice-error"))
+        check_words_and_width(page, board)
+
+        # Solitaire: the Deal button, then a card put where it cannot go.
+        deal = store.create_table("solitaire", ["Solo"], {"deal": 20})
+        board = open_board(page, f"{url}/t/{deal.token}")
+        check_words_and_width(page, board)
+        first_screen(page, page.locator(".sol-deal button"))
+        card = page.locator(".sol-card[data-pick]").first
+        pile = card.get_attribute("data-pick").split(":")[0]
+        card.click()
+        page.locator(f".sol-pile[data-pile='{pile}'] .sol-drop").click()  # its own pile
+        in_view(page, page.locator(".notice-error"))
+        check_words_and_width(page, board)
+    finally:
+        context.close()
