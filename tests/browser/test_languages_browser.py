@@ -17,27 +17,36 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from babel.dates import format_datetime
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
 from companion.web import ratelimit
 from tests.conftest import _config, _drop_everything
+from tests.end_games import finish_scorepad
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SMALL_PHONE = {"width": 360, "height": 740}
-MARKED = re.compile(re.escape(PSEUDO_OPEN) + r".*?" + re.escape(PSEUDO_CLOSE), re.S)
+# The innermost marked words first: a marked sentence may hold marked words.
+MARKED = re.compile(
+    re.escape(PSEUDO_OPEN) + "[^" + PSEUDO_OPEN + PSEUDO_CLOSE + "]*" + re.escape(PSEUDO_CLOSE)
+)
 # Words that are never translated: the brand, the games' names, the players'.
 NAMES = {"Leafpile", "Venture", "Ana", "Ben", "Cy", "Friday", "EN"}
 
 
 @pytest.fixture
-def pseudo_server(tmp_path: Path) -> Iterator[str]:
+def pseudo_live(tmp_path: Path) -> Iterator[SimpleNamespace]:
+    """A real server whose phones may pick the pseudo-locale: its address and store."""
     ratelimit.reset()
     config = _config(tmp_path)
     config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(tmp_path / "pseudo"))
@@ -48,11 +57,16 @@ def pseudo_server(tmp_path: Path) -> Iterator[str]:
     url = f"http://127.0.0.1:{server.server_port}"
     application.config["PUBLIC_URL"] = url
     try:
-        yield url
+        yield SimpleNamespace(url=url, store=application.extensions["leafpile_store"])
     finally:
         server.shutdown()
         thread.join(timeout=5)
         _drop_everything(application)
+
+
+@pytest.fixture
+def pseudo_server(pseudo_live: SimpleNamespace) -> str:
+    return str(pseudo_live.url)
 
 
 @pytest.fixture
@@ -75,7 +89,9 @@ def small_phone(browser) -> Iterator[Any]:
 
 def unmarked(text: str, also: set[str] = frozenset()) -> set[str]:
     """The words of a screen's text outside the markers, less names."""
-    words = set(re.findall(r"[^\W\d_]{2,}", MARKED.sub(" ", text)))
+    while MARKED.search(text):
+        text = MARKED.sub(" ", text)
+    words = set(re.findall(r"[^\W\d_]{2,}", text))
     return words - NAMES - also
 
 
@@ -233,3 +249,90 @@ def test_five_phones_at_one_venture_table_each_in_its_language_keep_their_bids(
         for other, card in zip(["Ana", "Ben", "Cy", "Dan"], ["7", "6", "5", "4"], strict=True):
             if other != name:
                 assert f"{other}: {card}" not in text and f"bid a {card}" not in text
+
+
+def _start_scorepad(page: Any, url: str) -> str:
+    """A two-player score pad started on ``page`` (its shared phone); its token."""
+    page.goto(f"{url}/new/scorepad")
+    page.fill("#player1", "Ana")
+    page.fill("#player2", "Ben")
+    page.fill("#title", "Friday")
+    page.locator("form.new-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.locator("#score0").wait_for()
+    return page.url.rsplit("/", 1)[-1]
+
+
+def _add_round(page: Any, *scores: int) -> None:
+    for column, points in enumerate(scores):
+        page.locator(f"#score{column}").fill(str(points))
+    page.locator("form:has(#score0) button[type=submit]").click()
+
+
+def test_the_end_screen_records_and_the_scripts_notes_in_the_pseudo_locale(
+    pseudo_live, small_phone
+):
+    """The end screen, records pages, the offline dock and the wake lock's note:
+    every word marked, nothing wider than a 360 px phone."""
+    page = small_phone()
+    page.goto(f"{pseudo_live.url}/language/{PSEUDO}")
+    token = _start_scorepad(page, pseudo_live.url)
+    expect(page.locator("#awake-say")).to_contain_text(PSEUDO_OPEN)  # "On: ... stays awake"
+    assert not unmarked(page.locator("#awake-say").inner_text())
+
+    # Offline, a round waits in the dock; back online it is sent and said so.
+    page.context.set_offline(True)
+    _add_round(page, 3, 5)
+    dock = page.locator("#tap-dock")
+    expect(dock.locator(".tap-dock-pending")).to_be_visible()
+    assert not unmarked(dock.inner_text())
+    page.context.set_offline(False)
+    sent = dock.locator(".tap-dock-sent")  # "Sent when the table was back: ..."
+    expect(sent).to_be_visible(timeout=15_000)
+    assert not unmarked(sent.inner_text())
+    assert pseudo_live.store.version(token) == 1  # entered once
+
+    finish_scorepad(pseudo_live.store, pseudo_live.store.table(token), rows=[[4, 1]])
+    end = page.locator("section.end")
+    end.wait_for(timeout=15_000)  # pushed to the phone
+    assert_fits(page)
+    assert not unmarked(end.inner_text(), {"Friday"})
+    chart = page.locator("section.end figure.chart > svg")
+    assert not unmarked(chart.get_attribute("aria-label") or "")
+    assert not unmarked(" ".join(chart.locator("text").all_text_contents()))
+    expect(page.locator("#awake-say")).not_to_contain_text("stays awake")
+    assert not unmarked(page.locator("#awake-say").inner_text())  # the game is over
+
+    month = {format_datetime(datetime.now(UTC), "MMM", locale="en")}  # a date's own word
+    page.goto(f"{pseudo_live.url}/records")
+    assert_fits(page)
+    assert not unmarked(page.locator("main").inner_text(), {"Score", "pad", "Leafpile"})
+    page.locator(".records-table a.tap-link", has_text="Ana").first.click()
+    page.wait_for_url(re.compile(r"/records/player/"))
+    assert_fits(page)
+    assert not unmarked(page.locator("main").inner_text(), {"Score", "pad", "Friday"} | month)
+    page.goto(f"{pseudo_live.url}/records/operator")
+    assert_fits(page)
+    assert not unmarked(page.locator("main").inner_text(), {"LEAFPILE_OPERATOR_TOKEN"})
+
+
+def test_a_polish_phone_offline_counts_its_waiting_taps_in_polish(pseudo_live, small_phone):
+    """The scripts' words in another language, plural forms included."""
+    page = small_phone("pl-PL")
+    _start_scorepad(page, pseudo_live.url)
+    expect(page.locator("#awake-say")).to_have_text(
+        "Włączone: ten ekran nie gaśnie, dopóki stół jest otwarty."
+    )
+    page.context.set_offline(True)
+    _add_round(page, 1, 2)
+    waiting = page.locator(".tap-dock-pending")
+    expect(waiting).to_contain_text("Jeszcze nie wysłano — wyślę, gdy stół wróci. Czeka: ")
+    expect(waiting.locator("button")).to_have_text("Anuluj")
+    _add_round(page, 3, 4)
+    expect(waiting).to_contain_text("2 stuknięcia jeszcze niewysłane — wyślę, gdy stół wróci.")
+    expect(waiting).to_contain_text("Po kolei: ")
+    page.context.set_offline(False)
+    expect(page.locator(".tap-dock-sent")).to_contain_text(
+        "Wysłane po powrocie stołu: ", timeout=15_000
+    )
+    expect(waiting).to_have_count(0)
