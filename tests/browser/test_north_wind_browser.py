@@ -78,7 +78,7 @@ def test_three_north_wind_turns_with_orange_season_and_frost_then_final_score(
 
     # N11: 3 sun → season; it crosses a Frost line
     expect(now).to_contain_text("The North Wind has 3 sun: take 3 and move the season marker")
-    tap_tile(page, "Crossed a Frost line")
+    page.select_option("#season-crossed", label="Crossed a Frost line")
     page.get_by_role("button", name="2 acorns").click()
     # N12: its largest group is the 2 owls
     expect(now).to_contain_text("Move the North Wind's 2 owls to its Winter Den.")

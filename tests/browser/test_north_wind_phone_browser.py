@@ -21,7 +21,7 @@ def buttons_on_first_screen(page, step: str) -> None:
     """Every button and field of the step (the North Wind's panel) lies
     wholly within the first screen of the unscrolled page."""
     page.evaluate("window.scrollTo(0, 0)")
-    controls = page.locator(".nw-now form :is(button, select):visible")
+    controls = page.locator(".nw-now :is(form :is(button, select), button[form]):visible")
     expect(controls.first).to_be_visible()
     assert page.evaluate("window.scrollY") == 0
     boxes = [controls.nth(i).bounding_box() for i in range(controls.count())]

@@ -248,24 +248,34 @@ def compare(args: Mapping[str, str], card_colour: str) -> dict[str, Any] | None:
     return {"candidates": candidates, "best": best, "best_n": best_n, "error": None}
 
 
-def red_instruction(state: nw.State) -> str:
-    """What the awaited red action asks of the player, in words (N6, N7)."""
+def red_instruction(state: nw.State) -> tuple[str, str]:
+    """What the awaited red action asks of the player (N6, N7): the step, and
+    what to do when it cannot be done (said after the buttons, so they stay
+    on the first screen in longer languages)."""
     if not state.hibernated:
         if nw.red_is_first(state):
-            return gettext("Put a North Wind baby mushroom on the leaf it just placed.")
-        return gettext(
-            "Put a North Wind baby mushroom on the leaf touching the new one that has the "
-            "most open tips and no North Wind mushroom yet. If every touching leaf already "
-            "has one, grow one North Wind baby to an adult instead."
+            return gettext("Put a North Wind baby mushroom on the leaf it just placed."), ""
+        return (
+            gettext(
+                "Put a North Wind baby mushroom on the touching leaf with the most open tips "
+                "and no North Wind mushroom yet."
+            ),
+            gettext(
+                "If every touching leaf already has one, grow one North Wind baby to an adult "
+                "instead."
+            ),
         )
     if state.babies:
-        return gettext(
-            "Grow one North Wind baby mushroom to an adult: choose one that makes a group "
-            "of 3 connected adults if you can."
+        return (
+            gettext("Grow one North Wind baby mushroom to an adult."),
+            gettext("Choose one that makes a group of 3 connected adults if you can."),
         )
-    return gettext(
-        "Put a North Wind baby mushroom on a leaf next to its largest mushroom group that "
-        "has fewer than 3. If there is no such leaf, it takes 1 acorn instead."
+    return (
+        gettext(
+            "Put a North Wind baby mushroom on a leaf next to its largest mushroom group "
+            "that has fewer than 3."
+        ),
+        gettext("If there is no such leaf, it takes 1 acorn instead."),
     )
 
 
