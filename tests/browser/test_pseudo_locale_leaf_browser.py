@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,11 +46,13 @@ GAME_TEXT = """() => {
 }"""
 
 
-@pytest.fixture
-def pseudo(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+@pytest.fixture(scope="module")
+def pseudo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """One server for the module: the pseudo-locale's catalog is made once."""
     ratelimit.reset()
-    config = _config(tmp_path)
-    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(tmp_path / "pseudo"))
+    folder = tmp_path_factory.mktemp("pseudo-leaf")
+    config = _config(folder)
+    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(folder / "pseudo"))
     application = create_app(config)
     server = make_server("127.0.0.1", 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
