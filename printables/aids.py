@@ -36,6 +36,7 @@ from .sheet import (
     furniture,
     mm,
     saved,
+    split_words,
 )
 
 QR_MM = 24.0
@@ -637,7 +638,7 @@ def _layout(
     def lay(text: str, col: int, x: float, y: float) -> tuple[list[Op], float]:
         """A paragraph's lines from baseline ``y`` on: (the lines, the last baseline)."""
         lines: list[Op] = []
-        words = text.split()
+        words = split_words(text)
         while words:
             y = drop(col, y, leading, size)
             room = width_at(col, y)

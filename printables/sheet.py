@@ -381,10 +381,20 @@ def text_width(text: str, bold: bool, size: float) -> float:
     return width
 
 
+def split_words(text: str) -> list[str]:
+    """``text``'s words, split at plain spaces only: a no-break space (French
+    "mot\u00a0:", "100\u00a0%") keeps what it joins on one line.
+
+    >>> split_words("Papier\u00a0: 160  g/m²")
+    ['Papier\xa0:', '160', 'g/m²']
+    """
+    return [word for word in text.split(" ") if word]
+
+
 def wrapped(text: str, room: float, size: float, bold: bool = False) -> list[str]:
     """``text`` broken between words into lines at most ``room`` points wide."""
     lines: list[str] = []
-    for word in text.split():
+    for word in split_words(text):
         if lines and text_width(f"{lines[-1]} {word}", bold, size) <= room:
             lines[-1] += f" {word}"
         else:
