@@ -115,3 +115,28 @@ def test_the_pseudo_locale_is_accented_longer_and_marked(tmp_path):
     refusal = words.pgettext("venture.bid.twice", "%(player)s has already bid this round; "
                              "change that bid instead of bidding again")  # fmt: skip
     assert "%(player)s" in refusal and refusal.startswith(i18n.PSEUDO_OPEN)
+
+
+@pytest.mark.parametrize("code", sorted(set(i18n.LANGUAGES) - {i18n.SOURCE}))
+def test_every_translation_fills_in_as_python_does(code):
+    """A translation is filled in with ``%``: a placeholder glued to letters
+    ("%(rank)ser-Paar" is right, "%(rank)er-Paar" reads as a number format)
+    or a lone "%" would fail on a phone, in the middle of a game."""
+    with (i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        catalog = read_po(handle)
+    failed = []
+    for message in catalog:
+        if not message.id or "python-format" not in message.flags:
+            continue
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        names = {n for text in ids for n in i18n._PLACEHOLDER.findall(str(text))}
+        values = dict.fromkeys(names | i18n.ENGLISH_ONLY, "7")
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for string in strings:
+            if not string:
+                continue  # untranslated: the completeness check says so
+            try:
+                str(string) % values
+            except (KeyError, ValueError, TypeError) as error:
+                failed.append(f"{message.context or ''} {ids[0]!r} -> {string!r}: {error}")
+    assert not failed, "\n".join(failed)
