@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .i18n import N_
+from .i18n import N_, KitError
 from .sheet import BLANK_BACKS, Options, finish, new_canvas, parse_offset
 
 __all__ = ["PARTS", "Options", "Part", "build", "parse_offset"]
@@ -175,15 +175,19 @@ def check(part: str, options: Options) -> None:
         raise ValueError(f"unknown part {part!r}: choose one of {', '.join(PARTS)}")
     if options.cards:
         if part not in DECKS:
-            raise ValueError(
-                f"only a deck's cards can be chosen one by one: choose {' or '.join(DECKS)}, "
-                f"not {part}"
+            raise KitError(
+                "only a deck's cards can be chosen one by one: choose %(decks)s, not %(part)s",
+                decks=" or ".join(DECKS),
+                part=part,
             )
         beyond = [number for number in options.cards if number > DECK_SIZES[part]]
         if beyond:
-            raise ValueError(
-                f"the {PARTS[part].title} has {DECK_SIZES[part]} cards: there is no card "
-                f"{beyond[0]} (the proof sheet numbers them)"
+            raise KitError(
+                "the %(deck)s has %(count)s cards: there is no card %(card)s (the proof "
+                "sheet numbers them)",
+                deck=PARTS[part].title,
+                count=DECK_SIZES[part],
+                card=beyond[0],
             )
 
 

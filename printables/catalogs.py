@@ -21,7 +21,7 @@ from .i18n import DOMAIN, LANGUAGES, SOURCE, TRANSLATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 BABEL_CFG = Path(__file__).resolve().parent / "babel.cfg"
-KEYWORDS = ("tr", "n:1,2", "N_", "kit")
+KEYWORDS = ("tr", "n:1,2", "N_", "kit", "KitError")
 """``tr("...")`` and ``tr.n(singular, plural, count)`` in the kit,
 ``N_("...")`` for words defined before a language is known, ``kit("...")``
 in the Print page's template."""

@@ -81,11 +81,11 @@ class Words:
 
     language: str
 
-    def __call__(self, text: str, **params: object) -> str:
+    def __call__(self, text: str, /, **params: object) -> str:
         said = _catalog(self.language).gettext(text)
         return said % params if params else said
 
-    def n(self, singular: str, plural: str, count: int, **params: object) -> str:
+    def n(self, singular: str, plural: str, count: int, /, **params: object) -> str:
         """The form for ``count`` (Polish has three); ``%(count)s`` is the number."""
         said = _catalog(self.language).ngettext(singular, plural, count)
         return said % {"count": count, **params}
@@ -105,6 +105,27 @@ def words(language: str) -> Words:
 
 
 ENGLISH = Words(SOURCE)
+
+
+class KitError(ValueError):
+    """A refusal of the kit's options: ``str()`` is the English sentence (the
+    command line's), :meth:`worded` the same in any language (the Print
+    page's). ``text`` is marked for the kit's catalog (keyword ``KitError``)."""
+
+    def __init__(self, english: str, /, **params: object) -> None:
+        self.text = english
+        self.params = params
+        super().__init__(english % params if params else english)
+
+    def worded(self, tr: Words) -> str:
+        """The sentence in ``tr``'s language (a ``deck`` parameter, a part's
+        English title, is translated with it)."""
+        params = {
+            name: tr(value) if name == "deck" and isinstance(value, str) else value
+            for name, value in self.params.items()
+        }
+        return tr(self.text, **params)
+
 
 COLOUR_NAMES = {
     "green": N_("green"),

@@ -37,7 +37,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from .i18n import LANGUAGES, N_, Words
+from .i18n import LANGUAGES, N_, KitError, Words
 
 MM = 72.0 / 25.4
 """Points per millimetre."""
@@ -136,7 +136,7 @@ class Options:
         if any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in self.cards):
             raise ValueError(f"card numbers start at 1, not {self.cards!r}")
         if self.fold and self.bleed:
-            raise ValueError(
+            raise KitError(
                 "the fold-in-half layout has no bleed: choose one or the other "
                 "(fold for a printer without duplex, bleed for a paper cutter)"
             )
@@ -157,21 +157,27 @@ class Options:
             if not isinstance(value, int | float) or value != value:
                 raise ValueError(f"the back offset {axis} must be a number of mm, not {value!r}")
             if abs(value) > MAX_BACK_OFFSET_MM:
-                raise ValueError(
-                    f"a back correction of {value:g} mm on {axis} is more than the "
-                    f"{MAX_BACK_OFFSET_MM:g} mm any printer needs: print the duplex test "
-                    "sheet and read the correction off it"
+                raise KitError(
+                    "a back correction of %(value)s mm on %(axis)s is more than the "
+                    "%(most)s mm any printer needs: print the duplex test sheet and read "
+                    "the correction off it",
+                    value=format(value, "g"),
+                    axis=axis,
+                    most=format(MAX_BACK_OFFSET_MM, "g"),
                 )
         if len(self.url) > MAX_URL_LENGTH:
-            raise ValueError(
-                f"that web address is {len(self.url)} characters long; a QR code a phone "
-                f"can read holds at most {MAX_URL_LENGTH}"
+            raise KitError(
+                "that web address is %(length)s characters long; a QR code a phone can "
+                "read holds at most %(most)s",
+                length=len(self.url),
+                most=MAX_URL_LENGTH,
             )
         parts = urlsplit(self.url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(
-                f"{self.url!r} is not a web address the phones can open "
-                "(it must start with http:// or https://)"
+            raise KitError(
+                "%(url)s is not a web address the phones can open "
+                "(it must start with http:// or https://)",
+                url=repr(self.url),
             )
 
     @property
@@ -213,13 +219,15 @@ def parse_cards(text: str) -> tuple[int, ...]:
             first = int(low)
             last = int(high) if dash else first
         except ValueError:
-            raise ValueError(
-                f"{text!r} is not a choice of cards: write card numbers and ranges, like 12 "
-                "or 3-7,12"
+            raise KitError(
+                "%(text)s is not a choice of cards: write card numbers and ranges, like 12 "
+                "or 3-7,12",
+                text=repr(text),
             ) from None
         if not 1 <= first <= last <= MAX_CARD_NUMBER:
-            raise ValueError(
-                f"{piece!r} is not a range of cards: numbers start at 1 and a range goes up"
+            raise KitError(
+                "%(piece)s is not a range of cards: numbers start at 1 and a range goes up",
+                piece=repr(piece),
             )
         chosen.extend(number for number in range(first, last + 1) if number not in chosen)
     return tuple(chosen)

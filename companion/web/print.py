@@ -38,6 +38,17 @@ TRUE = ("1", "on", "true", "yes")
 bp = Blueprint("print", __name__, url_prefix="/print")
 
 
+def said(error: ValueError) -> str:
+    """A refusal of the options as the page shows it: in this phone's
+    language when the kit words it (``KitError``), capitalised."""
+    from printables.i18n import KitError, language_of, words
+
+    message = (
+        error.worded(words(language_of(language()))) if isinstance(error, KitError) else str(error)
+    )
+    return message[:1].upper() + message[1:]
+
+
 def kit_language(form: Mapping[str, str]) -> str:
     """The language the kit is printed in: the one chosen on the page, else
     this phone's own (the kit speaks the app's eight languages)."""
@@ -97,14 +108,22 @@ def address_is_loopback(url: str) -> bool:
 
 def _number(form: Mapping[str, str], name: str, label: str) -> float:
     text = (form.get(name) or "0").strip().replace(",", ".") or "0"
+    from printables.i18n import KitError
+
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(
-            f"the back correction {label} must be a number of mm, not {text!r}"
+        raise KitError(
+            "the back correction %(axis)s must be a number of mm, not %(text)s",
+            axis=label,
+            text=repr(text),
         ) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"the back correction {label} must be a number of mm, not {text!r}")
+        raise KitError(
+            "the back correction %(axis)s must be a number of mm, not %(text)s",
+            axis=label,
+            text=repr(text),
+        )
     return value
 
 
@@ -218,8 +237,7 @@ def service(deck: str, service: str) -> Any:
     try:
         data, name, mimetype = _service_files(service, deck)
     except ValueError as error:  # ServiceUnavailable: what is missing, said plainly
-        message = str(error)
-        return _page(request.args, message[:1].upper() + message[1:], 422)
+        return _page(request.args, said(error), 422)
     response = Response(data, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     response.headers["Cache-Control"] = "no-store"
@@ -246,8 +264,7 @@ def download(part: str) -> Any:
         options = options_from(request.args)
         printables.check(part, options)
     except ValueError as error:
-        message = str(error)
-        return _page(request.args, message[:1].upper() + message[1:], 422)
+        return _page(request.args, said(error), 422)
     # Built once per set of options (ETag), in one of the server's job slots.
     return pdf_response(part, options, build, filename(part, options))
 
@@ -263,8 +280,7 @@ def images(deck: str) -> Any:
     try:
         options = options_from(request.args)
     except ValueError as error:
-        message = str(error)
-        return _page(request.args, message[:1].upper() + message[1:], 422)
+        return _page(request.args, said(error), 422)
     data = _card_images(deck, options)
     response = Response(data, mimetype="application/zip")
     name = images_filename(deck, options, IMAGE_DPI)

@@ -440,3 +440,19 @@ def test_the_command_line_prints_in_the_language_asked_for(tmp_path):
     assert "Tabuleiro de Autumn Ash" in read_geometry(target.read_bytes())[0].text
     with pytest.raises(SystemExit):
         main(["print", "board", "--language", "xx", "-o", str(target)])
+
+
+def test_a_refused_option_is_explained_in_the_phone_s_language_and_english_stays_for_the_cli(
+    client,
+):
+    german = {"Accept-Language": "de"}
+    response = client.get("/print/deck.pdf?fold=1&bleed=1", headers=german)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "Das Layout zum Falten hat keinen Beschnitt" in html
+    cards = client.get("/print/deck.pdf?only_cards=60", headers=german).get_data(as_text=True)
+    assert "Pairs-Kartenspiel hat 56 Karten: Es gibt keine Karte 60" in cards
+    offset = client.get("/print/deck.pdf?offset_x=abc", headers=german).get_data(as_text=True)
+    assert "muss eine Zahl in mm sein, nicht &#39;abc&#39;" in offset
+    with pytest.raises(ValueError, match="the fold-in-half layout has no bleed"):
+        Options(fold=True, bleed=True)
