@@ -259,7 +259,7 @@ def test_a_win_ticks_achievements_that_show_on_their_own_page_N14(phone, store, 
         )
         assert "Ticked for this win" in text(r)
     page = text(phone.get("/achievements"))
-    assert "2 of 22 filled · Won 2 of 2 solo games" in page
+    assert "2 of 22 filled · 2 wins in 2 solo games" in page
     assert "2× · last:" in page
 
 
@@ -384,7 +384,7 @@ def test_junk_in_any_form_of_any_phase_is_a_422_never_a_500(phone, store, solo, 
 
 def test_achievements_page_is_empty_but_friendly_before_any_solo_game(phone):
     page = text(phone.get("/achievements"))
-    assert "0 of 22 filled · Won 0 of 0 solo games played in this browser." in page
+    assert "0 of 22 filled · 0 wins in 0 solo games played in this browser." in page
     assert "Six animals of one kind in your Winter Den" in page
 
 
