@@ -39,6 +39,7 @@ from reportlab.lib.colors import CMYKColor, Color
 from reportlab.pdfgen.canvas import Canvas
 
 from .deck import Rect, card_back, full_bleed_faces
+from .i18n import ENGLISH, Words
 from .images import Side, card_faces, draw_card_pages, png_zip
 from .sheet import SANS
 
@@ -133,14 +134,16 @@ def ghostscript() -> str | None:
     return shutil.which("gs")
 
 
-def unavailable_reason(service: Service) -> str | None:
-    """Why ``service`` cannot be made on this computer, or ``None`` if it can."""
+def unavailable_reason(service: Service, tr: Words = ENGLISH) -> str | None:
+    """Why ``service`` cannot be made on this computer, or ``None`` if it can
+    (in ``tr``'s language: the Print page shows it)."""
     if service.output == "pdfx" and ghostscript() is None:
-        return (
-            f"{service.title} asks for one PDF/X-1a:2003 file in CMYK, which Leafpile makes "
+        return tr(
+            "%(service)s asks for one PDF/X-1a:2003 file in CMYK, which Leafpile makes "
             "with Ghostscript, and Ghostscript (the gs command) is not installed on this "
             "computer. Install it (Debian and Ubuntu: apt-get install ghostscript; macOS: "
-            "brew install ghostscript) and try again; the other presets work without it."
+            "brew install ghostscript) and try again; the other presets work without it.",
+            service=service.title,
         )
     return None
 

@@ -195,7 +195,8 @@ def _page(form: Mapping[str, str], error: str | None = None, status: int = 200) 
             services=list(SERVICES.values()),
             service_decks=[PARTS[name] for name in SERVICE_DECKS],
             unavailable={
-                service.name: unavailable_reason(service) for service in SERVICES.values()
+                service.name: unavailable_reason(service, words(language_of(language())))
+                for service in SERVICES.values()
             },
             card_labels=CARD_LABELS,
             parts=list(PARTS.values()),
