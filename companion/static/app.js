@@ -3,12 +3,12 @@
 (function () {
   "use strict";
 
-  // The words this script writes, in the phone's language: a JSON block the
-  // server put in the page (companion/web/phone_words.py). "{tap}" and the
+  // The words this script writes, in the phone's language: JSON the server
+  // put on <body data-words> (companion/web/phone_words.py). "{tap}" and the
   // like are filled in here; a number's sentence has its plural forms.
   var WORDS = {};
   try {
-    WORDS = JSON.parse(document.getElementById("phone-words").textContent);
+    WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}");
   } catch (e) { /* a page without them: no words to say */ }
   function word(key, values) {
     var text = String(WORDS[key] || "");

@@ -61,10 +61,10 @@
   }
 
   // ---- what the switch and the page say -----------------------------------
-  // In the phone's language, from the page (companion/web/phone_words.py).
+  // In the phone's language, from <body data-words> (companion/web/phone_words.py).
   var PAGE_WORDS = {};
   try {
-    PAGE_WORDS = JSON.parse(document.getElementById("phone-words").textContent);
+    PAGE_WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}");
   } catch (e) { /* a page without them */ }
   var WORDS = {};
   ["lock", "video", "tap", "over", "off", "none"].forEach(function (state) {

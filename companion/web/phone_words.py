@@ -3,10 +3,10 @@
 ``app.js`` (the dock: offline taps, a table that does not answer, limits)
 and ``wakelock.js`` (the "keep this screen on" switch) write sentences of
 their own. Every page carries them, worded by the server in this phone's
-language, as one small JSON block (``base.html``: ``<script
-type="application/json" id="phone-words">``, data the browser never runs, so
-the Content-Security-Policy stays as it is). No script library, no second
-request: a few hundred bytes in the compressed page.
+language, as JSON in one attribute (``base.html``: ``<body data-words='...'>``,
+escaped by Jinja's ``tojson``): data, never a script, so the pages keep
+having no inline script at all. No script library, no second request: under
+a kilobyte of the compressed page.
 
 A ``{n}``, ``{tap}``, ``{wait}`` or ``{s}`` in a sentence is filled in by the
 script. A sentence whose words depend on a number comes as a list of its
