@@ -36,7 +36,7 @@ from .deck import (
     pairs_face,
     standard_face,
 )
-from .sheet import BLEED_MM, SANS, Options, mm
+from .sheet import BLEED_MM, LANGUAGE, SANS, Options, mm
 
 MIN_DPI, MAX_DPI = 150, 600
 IMAGE_DECKS = ("deck", "standard-deck", "cards")
@@ -95,6 +95,7 @@ def _pdf_of(drawers: Sequence[Side], options: Options) -> bytes:
     page = (mm(width) + 2 * bleed, mm(height) + 2 * bleed)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=SANS)
+    setattr(canvas, LANGUAGE, options.language)  # the words on the cards
     draw_card_pages(canvas, drawers, page, Rect(bleed, bleed, mm(width), mm(height)), bleed)
     return buffer.getvalue()
 
@@ -216,4 +217,5 @@ def images_filename(part: str, options: Options, dpi: int) -> str:
     >>> images_filename("cards", Options(), 300)
     'leafpile-cards-poker-300dpi-png.zip'
     """
-    return f"leafpile-{part}-{options.card}-{dpi}dpi-png.zip"
+    language = "" if options.language == "en" else "-" + options.language.replace("_", "-")
+    return f"leafpile-{part}-{options.card}-{dpi}dpi{language}-png.zip"

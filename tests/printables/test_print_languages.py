@@ -456,3 +456,12 @@ def test_a_refused_option_is_explained_in_the_phone_s_language_and_english_stays
     assert "muss eine Zahl in mm sein, nicht &#39;abc&#39;" in offset
     with pytest.raises(ValueError, match="the fold-in-half layout has no bleed"):
         Options(fold=True, bleed=True)
+
+
+def test_card_images_carry_the_card_words_in_the_chosen_language():
+    from printables.deck import cut_card_face
+    from printables.images import _pdf_of, images_filename
+
+    pdf = _pdf_of([(cut_card_face, False)], Options(language="de"))
+    assert "Schnittkarte" in read_geometry(pdf)[0].text
+    assert images_filename("deck", Options(language="pt_BR"), 300).endswith("-pt-BR-png.zip")
