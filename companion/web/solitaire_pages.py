@@ -47,15 +47,16 @@ KNOWN_WINS = solitaire_solver.KnownWins(shipped=solitaire_deals.winning_line)
 STATISTICS_TABLES = 500  # the most recent of this phone's deals the statistics look at
 
 
-def solver_odds() -> str:
+def solver_odds(locale: str = "en") -> str:
     """What benchmarks/solitaire.py measured, from the shipped table of won
     deals (docs/solitaire-solver.md has the figures, with date and load): said on the
     statistics page and with every undecided answer, so nobody reads their
     own losses as proof that deals cannot be won. One decimal, rounded down:
-    99.7 % must not read "100 %", which would say every deal was won."""
+    99.7 % must not read "100 %", which would say every deal was won. The
+    number is written as ``locale`` writes it ("99,7 %" in German)."""
     table = solitaire_deals.load()
     per_mille = 1000 * len(table.winnable) // table.tested if table.tested else 0  # exact
-    return f"{per_mille / 10:.1f} %"
+    return f"{format_decimal(per_mille / 10, '0.0', locale=locale)} %"
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ def check(token: str) -> Any:
 
 
 def _verdict(found: solitaire_solver.Solution, *, from_here: bool) -> str:
-    seconds, odds = _seconds(found.seconds), solver_odds()
+    seconds, odds = _seconds(found.seconds), solver_odds(language())
     if found.result == solitaire_solver.WON:
         if from_here:
             return gettext(
@@ -292,8 +293,8 @@ def index(error: str | None = None, form: Any = None, status: int = 200) -> Any:
             recent=recent,
             error=error,
             form=form or {},
-            solver_odds=solver_odds(),
-            tested=solitaire_deals.load().tested,
+            solver_odds=solver_odds(language()),
+            tested=format_decimal(solitaire_deals.load().tested, locale=language()),
         ),
         status,
     )

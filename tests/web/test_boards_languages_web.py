@@ -12,6 +12,10 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
+from babel.numbers import format_decimal
+
+from companion.rules import solitaire_deals
+from companion.web.solitaire_pages import solver_odds
 
 
 def words(response) -> str:
@@ -75,9 +79,11 @@ def test_the_score_pad_refuses_and_says_who_is_ahead(phone, make_table, language
 
 SOLITAIRE = {
     "de": {"refusal": "Die Karten liegen schon auf Stapel 1.", "status": "Spiel Nr. 20",
-           "how": "Tippe eine Karte an (die Karten darauf kommen mit)"},
+           "how": "Tippe eine Karte an (die Karten darauf kommen mit)",
+           "tested": "der %s getesteten Spiele"},
     "pl": {"refusal": "Karty już są na stosie 1.", "status": "Gra nr 20",
-           "how": "Stuknij kartę (zabiera karty leżące na niej)"},
+           "how": "Stuknij kartę (zabiera karty leżące na niej)",
+           "tested": "z %s gier"},
 }  # fmt: skip
 
 
@@ -88,6 +94,15 @@ def test_solitaire_refuses_and_says_which_deal_it_is(phone, make_table, language
     assert said["status"] in board and said["how"] in board
     refused = phone.act(table, "move", pick="0:1", target="0")
     assert refused.status_code == 422 and said["refusal"] in words(refused)
+    # The statistics page writes its numbers as the phone's language does.
+    page = words(phone.get("/solitaire"))
+    odds = solver_odds(language)
+    assert "," in odds and odds in page, "a decimal comma in German and Polish"
+    tested = format_decimal(solitaire_deals.load().tested, locale=language)
+    assert (
+        tested != f"{solitaire_deals.load().tested:,}"
+        and " ".join((said["tested"] % tested).split()) in page
+    )
 
 
 AUTUMN_ASH = {
