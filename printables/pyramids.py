@@ -473,15 +473,6 @@ def _patch_width(name: str, size: float) -> float:
     return width + 2 * NAME_PAD
 
 
-def name_fits(name: str, size_name: str) -> bool:
-    """Does ``name`` (a colour's name in some language) fit on a face of the
-    ``size_name`` pyramid, at the top of its patch, where it is placed?"""
-    dims = net_dimensions(size_name)
-    label_y, _, size = name_place(name, dims)
-    ascent, _ = getAscentDescent(SANS_BOLD, size)
-    return name_room(dims, label_y + ascent + 0.4) >= _patch_width(name, size)
-
-
 def _face_marks(
     canvas: Canvas,
     face: tuple[Point, Point, Point],

@@ -285,9 +285,21 @@ def test_an_unknown_language_is_refused_by_name_and_a_phone_s_variant_finds_its_
     assert language_of("en_US_POSIX") == "en"  # the pseudo-locale prints English
 
 
+def name_fits(name: str, size_name: str) -> bool:
+    """Does ``name`` (a colour's name in some language) fit on a face of the
+    ``size_name`` pyramid, at the top of its patch, where the kit places it?"""
+    from reportlab.pdfbase.pdfmetrics import getAscentDescent
+
+    from printables.pyramids import _patch_width, name_place, name_room, net_dimensions
+
+    dims = net_dimensions(size_name)
+    label_y, _, size = name_place(name, dims)
+    ascent, _ = getAscentDescent(SANS_BOLD, size)
+    return name_room(dims, label_y + ascent + 0.4) >= _patch_width(name, size)
+
+
 def test_every_colour_name_fits_the_faces_of_every_pyramid_size_in_every_language():
     from printables.i18n import COLOUR_NAMES, colour_name
-    from printables.pyramids import name_fits
 
     bad = [
         (code, colour_name(words(code), colour), size)
