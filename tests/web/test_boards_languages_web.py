@@ -4,18 +4,28 @@ Issue 45: each board's refusals (values with an id in ``companion/rules``,
 worded where shown) and its status line come in the language of the phone
 that reads them. One refusal and one status line per game, each phone a
 test client whose language is chosen with the top bar's switch; the words
-are the catalogs' (a missing or English entry fails).
+are the catalogs' (a missing or English entry fails). Then the board states
+and new-table options the browser's pseudo-locale run does not reach, read
+in the pseudo-locale: no word of them outside the markers, hidden ones too.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from html import unescape
+from html.parser import HTMLParser
 
 import pytest
 from babel.numbers import format_decimal
 
+from companion import create_app
+from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
 from companion.rules import solitaire_deals
+from companion.tables.store import Store
+from companion.web import ratelimit
 from companion.web.solitaire_pages import solver_odds
+from tests.conftest import Phone, _config, _drop_everything
 
 
 def words(response) -> str:
@@ -123,3 +133,106 @@ def test_autumn_ash_refuses_and_says_whose_move_it_is(phone, make_table, languag
     assert said["status"] in board and said["piece"] in board  # a square's label
     refused = phone.act(table, "pass")
     assert refused.status_code == 422 and said["refusal"] in words(refused)
+
+
+# --- every state of the four boards in the pseudo-locale ------------------------
+
+
+class BoardText(HTMLParser):
+    """The text nodes inside ``#board`` (hidden ones too: a screen reader says them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # open elements inside #board; 0: outside
+        self.skip = 0  # inside <script> or <style>
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        if self.depth or ("id", "board") in attrs:
+            self.depth += 1
+        self.skip += tag in ("script", "style")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        self.depth = max(0, self.depth - 1) if self.depth else 0
+        self.skip -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if self.depth and not self.skip:
+            self.parts.append(data)
+
+
+VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr"}
+INNERMOST = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CLOSE}")
+NAMES = {"Ana", "Ben", "Cy", "Solo", "Rainbow", "Xeno"}
+
+
+def unmarked_on_board(response) -> set[str]:
+    """The board's words outside the pseudo-locale's markers, less names."""
+    parser = BoardText()
+    parser.feed(response.get_data(as_text=True))
+    text = " ".join(parser.parts)
+    assert PSEUDO_OPEN in text, "the board is in the pseudo-locale"
+    while INNERMOST.search(text):
+        text = INNERMOST.sub(" ", text)
+    return set(re.findall(r"[^\W\d_]{2,}", text)) - NAMES
+
+
+@pytest.fixture
+def pseudo(tmp_path) -> Iterator[tuple[Phone, Store]]:
+    """A phone reading the pseudo-locale (every marked string between ⟦ ⟧),
+    at an app that offers it, and that app's store."""
+    ratelimit.reset()
+    config = {**_config(tmp_path), "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo"))}
+    application = create_app(config)
+    store = application.extensions["leafpile_store"]
+    phone = Phone(application.test_client(), store)
+    assert phone.client.get(f"/language/{PSEUDO}?next=/").status_code == 303
+    yield phone, store
+    _drop_everything(application)
+
+
+def leaves_at(store, phase: str):
+    table = store.create_table("autumn_leaves", ["Ana", "Ben", "Cy"], {})
+    act = [{"type": "Reveal", "cards": [["Ana", 5], ["Ben", 6], ["Cy", 9]]}]
+    if phase == "play":
+        act.append({"type": "Reveal", "cards": [["Ana", 4], ["Ben", 7], ["Cy", 10]]})
+    for action in act:
+        store.act(table.token, store.version(table.token), action)
+    return table
+
+
+def ash_at(store, phase: str):
+    if phase == "race":
+        table = store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana"})
+        bag = {"type": "Bag", "player": "Ana", "pieces": [["red", 1], ["red", 2], ["red", 3]]}
+        store.act(table.token, 0, bag)
+        return table
+    return store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana", "mode": "board"})
+
+
+def test_no_board_or_option_word_is_left_unmarked_in_the_pseudo_locale(pseudo):
+    """The states the browser's pseudo-locale run does not reach (Autumn
+    Leaves' reveal, Autumn Ash's race and setup) and the new-table options,
+    hidden words included: one app, one pseudo catalog, for speed."""
+    phone, store = pseudo
+    tables = {
+        "leaves-reveal": leaves_at(store, "reveal"),
+        "leaves-play": leaves_at(store, "play"),
+        "ash-race": ash_at(store, "race"),
+        "ash-setup": ash_at(store, "setup"),
+    }
+    for name, table in tables.items():
+        left = unmarked_on_board(phone.get(f"/t/{table.token}/board", htmx=True))
+        assert not left, (name, left)
+    for game in ("autumn_leaves", "autumn_ash", "scorepad", "solitaire"):
+        page = phone.get(f"/new/{game}").get_data(as_text=True)
+        options = re.search(r"<fieldset[^>]*>.*</fieldset>", page, re.S)
+        assert options, game
+        text = re.sub(r"<[^>]+>", " ", options[0])
+        while INNERMOST.search(text):
+            text = INNERMOST.sub(" ", text)
+        assert not set(re.findall(r"[^\W\d_]{2,}", text)) - NAMES, game
