@@ -148,9 +148,10 @@ class BoardText(HTMLParser):
         self.parts: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in VOID:
-            return
-        if self.depth or ("id", "board") in attrs:
+        inside = bool(self.depth) or ("id", "board") in attrs
+        if inside:  # words in attributes too: a screen reader's label, a tap's "why"
+            self.parts += [v or "" for k, v in attrs if k in SAID and "{" not in (v or "")]
+        if inside and tag not in VOID:
             self.depth += 1
         self.skip += tag in ("script", "style")
 
@@ -166,6 +167,7 @@ class BoardText(HTMLParser):
 
 
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr"}
+SAID = {"aria-label", "title", "placeholder", "data-why", "data-limited"}
 INNERMOST = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CLOSE}")
 NAMES = {"Ana", "Ben", "Cy", "Solo", "Rainbow", "Xeno"}
 
