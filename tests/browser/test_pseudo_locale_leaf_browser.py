@@ -5,7 +5,8 @@ The pseudo-locale (companion/i18n.py) accents every marked string, makes it
 markers was never marked, and a board wider than the phone breaks when the
 words grow as German ones do. One phone walks a North Wind game through its
 steps (set up, the human's turn, the draw, the placement, each colour's
-action, the season, a Frost tie, the final count, the achievements) and a
+action, the season, a Frost tie, the final count, the achievements and
+their page) and a
 Leaf score sheet (a refused count, the final breakdown); on each: no word
 outside the markers (texts and the labels a screen reader says), nothing
 wider than the phone, the step's main action on the first screen, and after
@@ -139,7 +140,8 @@ NW_STEPS: list[tuple[str, dict[str, Any] | None, str]] = [
 
 def test_the_north_wind_in_the_pseudo_locale(pseudo, page):
     url, store = pseudo
-    table = store.create_table("north_wind", ["Ana"], {"difficulty": "hard"})
+    # Named by a name: a table's default name is stored English (docs/languages.md).
+    table = store.create_table("north_wind", ["Ana"], {"difficulty": "hard"}, title="Ana")
     board = f"{url}/t/{table.token}"
     page.goto(board)
     check_board(page, "setup", ".nw-now .btn-primary")
@@ -182,6 +184,10 @@ def test_the_north_wind_in_the_pseudo_locale(pseudo, page):
     page.locator("#ach-form .btn-primary").click()
     in_view(page, "#nw-ach-done")
     check_board(page, "achievements ticked", None)
+
+    page.goto(f"{url}/achievements")  # every achievement, and the one just ticked
+    assert not unmarked(page.locator("main").inner_text())
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_a_leaf_sheet_in_the_pseudo_locale(pseudo, page):
