@@ -192,18 +192,6 @@ def _formula(parts: Iterable[Param], joint: str, end: Param | None = None) -> Me
     return Message("", template, names)
 
 
-def _a(noun: object) -> str:
-    """A piece with its article: "a red pawn", "an orange drone"."""
-    words = str(noun)
-    return f"{'an' if words[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {words}"
-
-
-def piece_name(piece: tuple[str, int]) -> str:
-    """Words for a piece: ``("red", 2)`` → ``"red drone"``."""
-    colour, pips = check_piece(piece)
-    return f"{colour} {SIZE_NAMES[pips]}"
-
-
 def _unknown_colour(colour: object) -> InvalidPiece:
     return InvalidPiece(
         f"{colour!r} is not an Autumn Ash colour (the colours are {', '.join(COLOURS)})"
@@ -713,10 +701,6 @@ class Piece:
     @property
     def is_burnt(self) -> bool:
         return self.colour in BURNT_ASH  # X12
-
-    @property
-    def size_name(self) -> str:
-        return SIZE_NAMES[self.size]
 
     def __str__(self) -> str:
         return f"{self.colour} {SIZE_NAMES[self.size]}"
