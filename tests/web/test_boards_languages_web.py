@@ -44,7 +44,7 @@ NOT_ENTERED = {"de": "wurde nicht übernommen", "pl": "nie zostało wprowadzone"
 AUTUMN_LEAVES = {
     "de": {
         "refusal": "Ben ist noch nicht dran: Ana ist am Zug (niedrigste Karte zuerst).",
-        "status": "<strong>Hand 1 von 6</strong> · Runde 2",
+        "status": "<strong>Durchgang 1 von 6</strong> · Runde 2",
         "prompt": "Die 3 von Ana passt auf keinen Stapel",
         "reason": "Ana ist vor Ben dran: gleiche Karte, und Ana hat die niedrigere oberste Karte",
     },
@@ -88,12 +88,12 @@ def test_the_score_pad_refuses_and_says_who_is_ahead(phone, make_table, language
 
 
 SOLITAIRE = {
-    "de": {"refusal": "Die Karten liegen schon auf Stapel 1.", "status": "Spiel Nr. 20",
+    "de": {"refusal": "Die Karten liegen schon auf Stapel 1.", "status": "Partie Nr. 20",
            "how": "Tippe eine Karte an (die Karten darauf kommen mit)",
-           "tested": "der %s getesteten Spiele"},
-    "pl": {"refusal": "Karty już są na stosie 1.", "status": "Gra nr 20",
+           "tested": "der %s getesteten Partien"},
+    "pl": {"refusal": "Karty już są na stosie 1.", "status": "Rozdanie nr 20",
            "how": "Stuknij kartę (zabiera karty leżące na niej)",
-           "tested": "z %s gier"},
+           "tested": "z %s rozdań"},
 }  # fmt: skip
 
 
