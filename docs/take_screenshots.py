@@ -159,7 +159,7 @@ class Studio:
         page.wait_for_load_state("networkidle")
         ask = page.locator(".who-ask")
         if answer_who and ask.count():
-            shared = ask.get_by_role("button", name="Passed around the table")
+            shared = ask.locator("button[name=mode][value=shared]")  # in any language
             (shared if shared.count() else ask.locator(".who-names button").first).click()
             page.locator(".who-ask").wait_for(state="detached")
             page.goto(self.url + path)  # again: the answer's board drops the address's choices
@@ -811,6 +811,81 @@ for _game in PHONE_GAMES:
                     viewport=_size,
                     palette=True,
                 )(_on_a_phone(_game, shared=not _seated))
+
+
+# --- one table in three languages (issue 45) -----------------------------------------
+# The same Autumn Leaves table on a phone that reads English, German or Polish (the
+# phone's choice, /language/<code>): the board on the shared phone, a tap refused
+# and answered in place, and the end screen. docs/languages.md shows them side by side.
+# Autumn Leaves, not Venture: Venture's board is not translated yet (docs/languages.md).
+
+LANGUAGE_SHOTS = ("en", "de", "pl")
+
+
+def _in_language(studio: Studio, page: Any, code: str, path: str) -> None:
+    """Open ``path`` on a phone that chose ``code`` with the top bar's switch."""
+    studio.open(page, f"/language/{code}?next=/")
+    studio.open(page, path)
+
+
+def _autumn_leaves_to_play(studio: Studio) -> Any:
+    """Four players into their first hand, a card to place on a lit pile."""
+    import random
+
+    from companion.rules import actions
+    from tests.rules.test_autumn_leaves_rules import random_action
+
+    table = studio.store.create_table("autumn_leaves", FOUR, {}, title="Autumn Leaves", seed=3)
+    rng = random.Random(11)
+    for done in range(200):
+        game = studio.store.snapshot(table.token).state
+        if done >= 8 and game.phase == "play" and len(game.fits) > 1:
+            return table
+        studio.act(table, actions.to_dict(random_action(game, rng)))
+    raise RuntimeError("no Autumn Leaves turn with two lit piles in 200 actions")
+
+
+def _language_board(code: str):
+    def make(studio: Studio, page: Any) -> None:
+        _in_language(studio, page, code, f"/t/{_autumn_leaves_to_play(studio).token}")
+
+    return make
+
+
+def _language_refused(code: str):
+    """Reveal tapped on the shared phone before any card was chosen: refused,
+    and the answer stands where the tap was."""
+
+    def make(studio: Studio, page: Any) -> None:
+        _in_language(studio, page, code, f"/t/{_autumn_leaves_midgame(studio).token}")
+        page.locator("form.al-many button[type=submit]").first.click()
+        page.locator(".notice-error").first.wait_for()
+        page.wait_for_timeout(400)  # the phone brings the answer into view (in_view.js)
+
+    return make
+
+
+def _language_end(code: str):
+    def make(studio: Studio, page: Any) -> None:
+        sys.path.insert(0, str(DOCS.parent / "tests"))
+        import end_games
+
+        table = studio.store.create_table("autumn_leaves", TRIO, {}, title="Autumn Leaves", seed=1)
+        end_games.finish_autumn_leaves(studio.store, table)
+        _in_language(studio, page, code, f"/t/{table.token}")
+
+    return make
+
+
+for _code in LANGUAGE_SHOTS:
+    for _state, _make in (
+        ("board", _language_board),
+        ("refused", _language_refused),
+        ("end", _language_end),
+    ):
+        screen(f"screenshots/languages/autumn-leaves-{_state}-{_code}.png", palette=True)(
+            _make(_code)
+        )
 
 
 # --- running them ------------------------------------------------------------------
