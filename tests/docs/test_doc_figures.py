@@ -142,11 +142,13 @@ def _commands(section: str) -> list[str]:
 
 
 def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
+    """Where each phrase stands: every time it does (the same words are
+    sourced, or are no measure, wherever the page repeats them)."""
     spans = []
     for phrase in phrases:
-        start = text.find(phrase)
-        assert start >= 0, f"the page no longer says {phrase!r}: update the list"
-        spans.append((start, start + len(phrase)))
+        found = [m.span() for m in re.finditer(re.escape(phrase), text)]
+        assert found, f"the page no longer says {phrase!r}: update the list"
+        spans += found
     return spans
 
 
