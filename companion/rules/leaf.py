@@ -33,16 +33,8 @@ from .messages import Message, Param, plain, refusal, refusal_n
 #: The five leaf colours; the order is the North Wind's preference (N3).
 COLOURS: tuple[str, ...] = ("red", "orange", "brown", "yellow", "green")
 
-#: What a tip of each colour lets the player do (our own short words).
-ACTION_NAMES: dict[str, str] = {
-    "red": "grow a mushroom",
-    "orange": "gain an animal",
-    "brown": "climb the tree",
-    "yellow": "gain a sun token",
-    "green": "draw a leaf card",
-}
-
-#: The colours and the actions in words, worded where they are shown.
+#: The colours and what a tip of each lets the player do (our own short
+#: words), worded where they are shown.
 COLOUR_WORDS: dict[str, Message] = {
     "red": refusal("leaf.colour.red", "red"),
     "orange": refusal("leaf.colour.orange", "orange"),
@@ -58,7 +50,7 @@ ACTION_WORDS: dict[str, Message] = {
     "green": refusal("leaf.action.green", "draw a leaf card"),
 }
 
-#: The six leaf shapes of the Leaf box, as keys; ``LEAF_NAMES`` spells them.
+#: The six leaf shapes of the Leaf box, as keys; ``LEAF_WORDS`` spells them.
 LEAF_SHAPES: tuple[str, ...] = (
     "sweetgum",
     "tulip-poplar",
@@ -67,14 +59,6 @@ LEAF_SHAPES: tuple[str, ...] = (
     "silver-maple",
     "trident-maple",
 )
-LEAF_NAMES: dict[str, str] = {
-    "sweetgum": "sweetgum",
-    "tulip-poplar": "tulip poplar",
-    "ginkgo": "ginkgo",
-    "sassafras": "sassafras",
-    "silver-maple": "silver maple",
-    "trident-maple": "trident maple",
-}
 
 #: The leaf shapes' names as words for people (the trees' names in each language).
 LEAF_WORDS: dict[str, Message] = {
