@@ -21,15 +21,15 @@ This module imports no Flask: the web app's side is ``companion/web/i18n.py``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from . import catalog_tools
+
 #: Where the catalogs live, inside the package.
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = "messages"
 
 #: The languages offered to phones, by Babel locale id, with their own names
@@ -99,98 +99,40 @@ def pseudo(text: str) -> str:
 
 def catalog_paths() -> Iterator[tuple[str, Path]]:
     """Each translated language and its ``messages.po`` (English has none)."""
-    for code in LANGUAGES:
-        if code != SOURCE:
-            yield code, TRANSLATIONS / code / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def _pybabel(args: Sequence[str]) -> None:
-    from babel.messages.frontend import CommandLineInterface
-
-    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+    return catalog_tools.catalog_paths(TRANSLATIONS, DOMAIN, LANGUAGES, SOURCE)
 
 
 def extract() -> None:
     """Every marked string of the code and templates into ``messages.pot``."""
-    keywords = [arg for word in KEYWORDS for arg in ("-k", word)]
-    with contextlib.chdir(ROOT):  # paths in the catalogs relative to the checkout
-        _pybabel(
-            [
-                "extract",
-                "-F",
-                "babel.cfg",
-                *keywords,
-                "--no-default-keywords",
-                "--sort-by-file",
-                "--no-wrap",
-                "--project=Leafpile",
-                "--copyright-holder=Leafpile's authors",
-                "-o",
-                str(TRANSLATIONS / f"{DOMAIN}.pot"),
-                ".",  # the checkout; babel.cfg's patterns say which files of it
-            ]
-        )
+    catalog_tools.extract(
+        "babel.cfg",
+        KEYWORDS,
+        TRANSLATIONS / f"{DOMAIN}.pot",
+        "--copyright-holder=Leafpile's authors",
+    )
 
 
 def update() -> None:
     """Bring every language's catalog up to ``messages.pot`` (a new language
     gets a catalog of its own with ``init``)."""
-    for code, po in catalog_paths():
-        command = "update" if po.exists() else "init"
-        _pybabel(
-            [
-                command,
-                "-i",
-                str(TRANSLATIONS / f"{DOMAIN}.pot"),
-                "-d",
-                str(TRANSLATIONS),
-                "-l",
-                code,
-                "--no-wrap",
-                *(["--ignore-obsolete", "--no-fuzzy-matching"] if command == "update" else []),
-            ]
-        )
+    catalog_tools.update(TRANSLATIONS, DOMAIN, catalog_paths())
 
 
 def compile_catalogs() -> None:
     """Every ``messages.po`` to its ``messages.mo``."""
-    _pybabel(["compile", "-d", str(TRANSLATIONS), "--statistics"])
+    catalog_tools.compile_catalogs(TRANSLATIONS, DOMAIN)
 
 
-def problems(po: Path) -> list[str]:
-    """What is wrong with one catalog: an untranslated or fuzzy entry, or a
-    translation whose placeholders differ from the English (Babel's checks,
-    and the same set of named placeholders, none lost)."""
-    from babel.messages.pofile import read_po
-
-    with po.open("rb") as handle:
-        catalog = read_po(handle)
-    found: list[str] = []
-    for message in catalog:
-        if not message.id:
-            continue
-        where = f"{po.parent.parent.name}: {message.id!r}"
-        if message.context:
-            where += f" ({message.context})"
-        if message.fuzzy:
-            found.append(f"{where} is fuzzy")
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if not all(strings):
-            found.append(f"{where} is not translated")
-            continue
-        found += [f"{where}: {error}" for error in message.check(catalog)]
-        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
-        wanted = set(_PLACEHOLDER.findall(str(ids[-1])))
-        for string in strings:
-            if set(_PLACEHOLDER.findall(str(string))) | ENGLISH_ONLY != wanted | ENGLISH_ONLY:
-                found.append(f"{where}: placeholders {sorted(wanted)} differ in {string!r}")
-    return found
-
-
-_PLACEHOLDER = re.compile(r"%\(([a-z_0-9]+)\)[sd]")
 #: Placeholders only English needs, which a translation leaves out: the
 #: article of a card ("a 7", "an 8", companion/rules/venture.py and pairs.py).
 ENGLISH_ONLY = frozenset({"article", "article_low"})
+_PLACEHOLDER = catalog_tools.PLACEHOLDER
+
+
+def problems(po: Path) -> list[str]:
+    """What is wrong with one catalog (:func:`companion.catalog_tools.problems`;
+    the article placeholders may be left out)."""
+    return catalog_tools.problems(po, ENGLISH_ONLY)
 
 
 def check() -> list[str]:

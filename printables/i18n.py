@@ -24,22 +24,13 @@ from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 
+# The kit speaks the app's languages (by Babel locale id, each in its own
+# name), English the source; its callers read them here.
+from companion.i18n import LANGUAGES as LANGUAGES
+from companion.i18n import SOURCE as SOURCE
+
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DOMAIN = "printables"
-
-#: The kit's languages, by Babel locale id, each in its own name (the same
-#: eight as the app's ``companion.i18n.LANGUAGES``; a test keeps them equal).
-LANGUAGES: dict[str, str] = {
-    "en": "English",
-    "de": "Deutsch",
-    "fr": "Français",
-    "es": "Español",
-    "it": "Italiano",
-    "nl": "Nederlands",
-    "pl": "Polski",
-    "pt_BR": "Português (Brasil)",
-}
-SOURCE = "en"
 
 
 def N_(text: str) -> str:  # noqa: N802 (gettext's usual name for a deferred mark)
