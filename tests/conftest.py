@@ -23,7 +23,9 @@ import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +36,7 @@ from jinja2.bccache import Bucket
 from werkzeug.serving import make_server
 
 from companion import create_app
+from companion.i18n import PSEUDO, write_pseudo
 from companion.tables.store import Store, TableView
 from companion.web import ratelimit
 
@@ -96,6 +99,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
+#: A small phone: the language and pseudo-locale tests' screen, where long words wrap.
+SMALL_PHONE = {"width": 360, "height": 740}
 # The two phones the first-screen checks measure on: a common one and a small one.
 PHONE_SIZES = [pytest.param((390, 844), id="390x844"), pytest.param((360, 740), id="360x740")]
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -253,10 +258,16 @@ class LiveServer:
     store: Store
 
 
-@pytest.fixture
-def live_server(tmp_path) -> Iterator[LiveServer]:
+@contextmanager
+def serving(folder: Path, *, pseudo: bool = False) -> Iterator[LiveServer]:
+    """A real server (werkzeug, threaded, a free port) over a fresh store in
+    ``folder``. ``pseudo``: its phones may pick the pseudo-locale, whose
+    catalog is made from messages.pot into ``folder``."""
     ratelimit.reset()
-    application = create_app(_config(tmp_path))
+    config = _config(folder)
+    if pseudo:
+        config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(folder / "pseudo"))
+    application = create_app(config)
     server = make_server("127.0.0.1", 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -268,6 +279,19 @@ def live_server(tmp_path) -> Iterator[LiveServer]:
         server.shutdown()
         thread.join(timeout=5)
         _drop_everything(application)
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[LiveServer]:
+    with serving(tmp_path) as live:
+        yield live
+
+
+@pytest.fixture
+def pseudo_live(tmp_path) -> Iterator[LiveServer]:
+    """A live server whose phones may pick the pseudo-locale."""
+    with serving(tmp_path, pseudo=True) as live:
+        yield live
 
 
 @pytest.fixture(scope="session")
@@ -329,14 +353,21 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
     """Open a phone-sized page (a fresh browser context: its own cookies)."""
     contexts = []
 
-    def open_phone(color_scheme: str = "light", *, shared: bool = True, locale: str = "en-US"):
+    def open_phone(
+        color_scheme: str = "light",
+        *,
+        shared: bool = True,
+        locale: str = "en-US",
+        viewport: dict[str, int] = PHONE_VIEWPORT,
+    ):
         """``shared``: when a table page asks "Who are you?", answer as a
         person with one phone for the whole table would (the shared phone;
         the only seat of a one-player table). False: the test answers.
         ``locale``: the phone's language (its Accept-Language), English unless
-        a test says otherwise, whatever the machine's own language."""
+        a test says otherwise, whatever the machine's own language.
+        ``viewport``: its screen, a 390x844 phone unless said otherwise."""
         context = browser.new_context(
-            viewport=PHONE_VIEWPORT,
+            viewport=viewport,
             device_scale_factor=2,
             is_mobile=True,
             has_touch=True,
@@ -353,6 +384,20 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
     yield open_phone
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def new_pseudo_phone(new_phone) -> Callable[[str], Any]:
+    """Open a small phone (360x740), set to the pseudo-locale on the server
+    at the given address, which offers it (``pseudo_live``). The test answers
+    "Who are you?" itself."""
+
+    def open_phone(url: str) -> Any:
+        page = new_phone(shared=False, viewport=SMALL_PHONE)
+        page.goto(f"{url}/language/{PSEUDO}")
+        return page
+
+    return open_phone
 
 
 # --- the PostgreSQL pass runs what touches the database -------------------------

@@ -15,27 +15,20 @@ Venture table, each seeing its own bid and no other.
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from babel.dates import format_datetime
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from companion import create_app
-from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
-from companion.web import ratelimit
-from tests.conftest import _config, _drop_everything
+from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN
+from tests.conftest import SMALL_PHONE, LiveServer
 from tests.end_games import finish_scorepad
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SMALL_PHONE = {"width": 360, "height": 740}
 # The innermost marked words first: a marked sentence may hold marked words.
 MARKED = re.compile(
     re.escape(PSEUDO_OPEN) + "[^" + PSEUDO_OPEN + PSEUDO_CLOSE + "]*" + re.escape(PSEUDO_CLOSE)
@@ -45,46 +38,14 @@ NAMES = {"Leafpile", "Venture", "Ana", "Ben", "Cy", "Friday", "EN"}
 
 
 @pytest.fixture
-def pseudo_live(tmp_path: Path) -> Iterator[SimpleNamespace]:
-    """A real server whose phones may pick the pseudo-locale: its address and store."""
-    ratelimit.reset()
-    config = _config(tmp_path)
-    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(tmp_path / "pseudo"))
-    application = create_app(config)
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_port}"
-    application.config["PUBLIC_URL"] = url
-    try:
-        yield SimpleNamespace(url=url, store=application.extensions["leafpile_store"])
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        _drop_everything(application)
+def pseudo_server(pseudo_live: LiveServer) -> str:
+    return pseudo_live.url
 
 
 @pytest.fixture
-def pseudo_server(pseudo_live: SimpleNamespace) -> str:
-    return str(pseudo_live.url)
-
-
-@pytest.fixture
-def small_phone(browser) -> Iterator[Any]:
-    contexts = []
-
-    def open_phone(locale: str = "en-US") -> Any:
-        context = browser.new_context(
-            viewport=SMALL_PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-            locale=locale,
-        )  # fmt: skip
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_phone
-    for context in contexts:
-        context.close()
+def small_phone(new_phone) -> Callable[..., Any]:
+    """Open a 360x740 phone reading ``locale``; the test answers "Who are you?"."""
+    return lambda locale="en-US": new_phone(shared=False, viewport=SMALL_PHONE, locale=locale)
 
 
 def unmarked(text: str, also: set[str] = frozenset()) -> set[str]:
@@ -105,10 +66,9 @@ def assert_fits(page: Any) -> None:
 
 
 def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
-    pseudo_server, small_phone, tmp_path
+    pseudo_server, new_pseudo_phone, tmp_path
 ):
-    page = small_phone()
-    page.goto(f"{pseudo_server}/language/{PSEUDO}")
+    page = new_pseudo_phone(pseudo_server)
     assert page.locator("html").get_attribute("lang") == PSEUDO.replace("_", "-")
 
     # The start page, the games' blurbs included (their names stay).
@@ -141,8 +101,7 @@ def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
     page.screenshot(path=str(tmp_path / "pseudo-table.png"), full_page=True)
 
     # Another phone is asked who it is, then its bar says whom it plays.
-    other = small_phone()
-    other.goto(f"{pseudo_server}/language/{PSEUDO}")
+    other = new_pseudo_phone(pseudo_server)
     other.goto(page.url)
     ask = other.locator(".who-ask")
     ask.wait_for()
@@ -270,12 +229,11 @@ def _add_round(page: Any, *scores: int) -> None:
 
 
 def test_the_end_screen_records_and_the_scripts_notes_in_the_pseudo_locale(
-    pseudo_live, small_phone
+    pseudo_live, new_pseudo_phone
 ):
     """The end screen, records pages, the offline dock and the wake lock's note:
     every word marked, nothing wider than a 360 px phone."""
-    page = small_phone()
-    page.goto(f"{pseudo_live.url}/language/{PSEUDO}")
+    page = new_pseudo_phone(pseudo_live.url)
     token = _start_scorepad(page, pseudo_live.url)
     expect(page.locator("#awake-say")).to_contain_text(PSEUDO_OPEN)  # "On: ... stays awake"
     assert not unmarked(page.locator("#awake-say").inner_text())

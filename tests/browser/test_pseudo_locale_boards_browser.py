@@ -11,21 +11,15 @@ is in view. One browser context, each board loaded once.
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
-from companion import create_app
-from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
+from companion.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 from companion.rules.autumn_ash import OUR_LAYOUT
-from companion.web import ratelimit
 from tests.browser.test_answers_in_view_browser import in_view
-from tests.browser.test_languages_browser import NAMES, SMALL_PHONE, assert_fits
-from tests.conftest import _config, _drop_everything
+from tests.browser.test_languages_browser import NAMES, assert_fits
+from tests.conftest import SMALL_PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -45,26 +39,6 @@ def unmarked(text: str, also: set[str] = frozenset()) -> set[str]:
 
 
 SIDES = {"Rainbow", "Xeno"}  # Autumn Ash's two sides: names, as the games' are
-
-
-@pytest.fixture
-def pseudo_table(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    """A live server that offers the pseudo-locale, and its store."""
-    ratelimit.reset()
-    config = _config(tmp_path)
-    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(tmp_path / "pseudo"))
-    application = create_app(config)
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_port}"
-    application.config["PUBLIC_URL"] = url
-    try:
-        yield url, application.extensions["leafpile_store"]
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        _drop_everything(application)
 
 
 def play(store: Any, table: Any, *actions: dict[str, Any]) -> None:
@@ -123,70 +97,62 @@ def check_words_and_width(page: Any, board: Any) -> None:
     assert_fits(page)
 
 
-def test_the_four_boards_in_the_pseudo_locale_on_a_small_phone(pseudo_table, browser):
-    url, store = pseudo_table
-    context = browser.new_context(
-        viewport=SMALL_PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+def test_the_four_boards_in_the_pseudo_locale_on_a_small_phone(pseudo_live, new_pseudo_phone):
+    url, store = pseudo_live.url, pseudo_live.store
+    page = new_pseudo_phone(url)
+
+    # Autumn Leaves, in the play order: Ana's 3 fits no pile.
+    leaves = store.create_table("autumn_leaves", ["Ana", "Ben", "Cy"], {})
+    play(
+        store,
+        leaves,
+        {"type": "Reveal", "cards": [["Ana", 5], ["Ben", 6], ["Cy", 9]]},
+        {"type": "Reveal", "cards": [["Ana", 3], ["Ben", 3], ["Cy", 8]]},
     )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
-        page.goto(f"{url}/language/{PSEUDO}")
+    board = open_board(page, f"{url}/t/{leaves.token}")
+    check_words_and_width(page, board)
+    take_back = page.locator(".al-move .btn-primary")
+    first_screen(page, take_back)
+    take_back.click()
+    prompt = page.locator("#al-prompt")
+    page.wait_for_function("() => document.querySelector('#board').dataset.version === '3'")
+    in_view(page, prompt)
+    assert not unmarked(prompt.inner_text(), PLAYERS)
 
-        # Autumn Leaves, in the play order: Ana's 3 fits no pile.
-        leaves = store.create_table("autumn_leaves", ["Ana", "Ben", "Cy"], {})
-        play(
-            store,
-            leaves,
-            {"type": "Reveal", "cards": [["Ana", 5], ["Ben", 6], ["Cy", 9]]},
-            {"type": "Reveal", "cards": [["Ana", 3], ["Ben", 3], ["Cy", 8]]},
-        )
-        board = open_board(page, f"{url}/t/{leaves.token}")
-        check_words_and_width(page, board)
-        take_back = page.locator(".al-move .btn-primary")
-        first_screen(page, take_back)
-        take_back.click()
-        prompt = page.locator("#al-prompt")
-        page.wait_for_function("() => document.querySelector('#board').dataset.version === '3'")
-        in_view(page, prompt)
-        assert not unmarked(prompt.inner_text(), PLAYERS)
+    # Autumn Ash, refereed: a piece picked, then a lit square: the sizes answer.
+    ash = store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana", "mode": "board"})
+    play(store, ash, {"type": "SetUp", "placements": [list(p) for p in OUR_LAYOUT],
+                      "first": "Ana"})  # fmt: skip
+    board = open_board(page, f"{url}/t/{ash.token}")
+    check_words_and_width(page, board)
+    piece = page.locator("a.ash-can").first
+    first_screen(page, piece)
+    piece.click()
+    page.locator("a.ash-lit").first.click()
+    in_view(page, page.locator("#ash-sizes"))
+    check_words_and_width(page, board)
 
-        # Autumn Ash, refereed: a piece picked, then a lit square: the sizes answer.
-        ash = store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana", "mode": "board"})
-        play(store, ash, {"type": "SetUp", "placements": [list(p) for p in OUR_LAYOUT],
-                          "first": "Ana"})  # fmt: skip
-        board = open_board(page, f"{url}/t/{ash.token}")
-        check_words_and_width(page, board)
-        piece = page.locator("a.ash-can").first
-        first_screen(page, piece)
-        piece.click()
-        page.locator("a.ash-lit").first.click()
-        in_view(page, page.locator("#ash-sizes"))
-        check_words_and_width(page, board)
+    # The score pad: a score too long to be one is refused, in view.
+    pad = store.create_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    play(store, pad, {"type": "AddRound", "scores": [3, 4]})
+    board = open_board(page, f"{url}/t/{pad.token}")
+    check_words_and_width(page, board)
+    add = page.locator("form.round-form button[type=submit]")
+    first_screen(page, add)
+    page.fill("#score0", "1234567")
+    page.fill("#score1", "2")
+    add.click()
+    in_view(page, page.locator(".notice-error"))
+    check_words_and_width(page, board)
 
-        # The score pad: a score too long to be one is refused, in view.
-        pad = store.create_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
-        play(store, pad, {"type": "AddRound", "scores": [3, 4]})
-        board = open_board(page, f"{url}/t/{pad.token}")
-        check_words_and_width(page, board)
-        add = page.locator("form.round-form button[type=submit]")
-        first_screen(page, add)
-        page.fill("#score0", "1234567")
-        page.fill("#score1", "2")
-        add.click()
-        in_view(page, page.locator(".notice-error"))
-        check_words_and_width(page, board)
-
-        # Solitaire: the Deal button, then a card put where it cannot go.
-        deal = store.create_table("solitaire", ["Solo"], {"deal": 20})
-        board = open_board(page, f"{url}/t/{deal.token}")
-        check_words_and_width(page, board)
-        first_screen(page, page.locator(".sol-deal button"))
-        card = page.locator(".sol-card[data-pick]").first
-        pile = card.get_attribute("data-pick").split(":")[0]
-        card.click()
-        page.locator(f".sol-pile[data-pile='{pile}'] .sol-drop").click()  # its own pile
-        in_view(page, page.locator(".notice-error"))
-        check_words_and_width(page, board)
-    finally:
-        context.close()
+    # Solitaire: the Deal button, then a card put where it cannot go.
+    deal = store.create_table("solitaire", ["Solo"], {"deal": 20})
+    board = open_board(page, f"{url}/t/{deal.token}")
+    check_words_and_width(page, board)
+    first_screen(page, page.locator(".sol-deal button"))
+    card = page.locator(".sol-card[data-pick]").first
+    pile = card.get_attribute("data-pick").split(":")[0]
+    card.click()
+    page.locator(f".sol-pile[data-pile='{pile}'] .sol-drop").click()  # its own pile
+    in_view(page, page.locator(".notice-error"))
+    check_words_and_width(page, board)

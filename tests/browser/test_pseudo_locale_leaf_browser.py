@@ -17,21 +17,17 @@ checked by its own tests.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
-from companion import create_app
-from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
-from companion.web import ratelimit
-from tests.conftest import _config, _drop_everything
+from companion.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
+from tests.conftest import SMALL_PHONE as PHONE
+from tests.conftest import serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-PHONE = {"width": 360, "height": 740}
 # Innermost first: a sentence's marked values (a leaf's name) sit inside it.
 MARKED = re.compile(re.escape(PSEUDO_OPEN) + r"[^⟦⟧]*" + re.escape(PSEUDO_CLOSE))
 NAMES = {"Ana", "Ben"}
@@ -50,35 +46,14 @@ GAME_TEXT = """() => {
 @pytest.fixture(scope="module")
 def pseudo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     """One server for the module: the pseudo-locale's catalog is made once."""
-    ratelimit.reset()
-    folder = tmp_path_factory.mktemp("pseudo-leaf")
-    config = _config(folder)
-    config["I18N_PSEUDO_LOCALE"] = str(write_pseudo(folder / "pseudo"))
-    application = create_app(config)
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_port}"
-    application.config["PUBLIC_URL"] = url
-    try:
-        yield url, application.extensions["leafpile_store"]
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        _drop_everything(application)
+    with serving(tmp_path_factory.mktemp("pseudo-leaf"), pseudo=True) as live:
+        yield live.url, live.store
 
 
 @pytest.fixture
-def page(browser, pseudo) -> Iterator[Any]:
+def page(new_pseudo_phone, pseudo) -> Any:
     url, _store = pseudo
-    context = browser.new_context(
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
-    )
-    context.set_default_timeout(10_000)
-    phone = context.new_page()
-    phone.goto(f"{url}/language/{PSEUDO}")
-    yield phone
-    context.close()
+    return new_pseudo_phone(url)
 
 
 def unmarked(text: str) -> set[str]:
