@@ -115,6 +115,25 @@ def test_solitaire_refuses_and_says_which_deal_it_is(phone, make_table, language
     )
 
 
+RUN_ON_TOP = {"de": "mit 1 Karte darauf", "pl": "z 1 kartą na wierzchu"}
+
+
+def test_solitaire_speaks_a_run_of_cards_in_the_phones_language(phone, make_table, store, language):
+    """A face-up card with another on it is spoken with the count (a plural in
+    the catalog); the plural once counted the card's name and failed (a 500)."""
+    table = make_table("solitaire", ["Solo"], {"deal": 20})
+    moves = ((0, 4), None, (1, 2), (3, 5), (0, 3))  # a Deal between; then 3 holds a run
+    for move in moves:
+        action = (
+            {"type": "Deal"}
+            if move is None
+            else {"type": "Move", "source": move[0], "target": move[1], "count": 1}
+        )
+        store.act(table.token, store.version(table.token), action)
+    board = phone.get(f"/t/{table.token}/board", htmx=True)
+    assert board.status_code == 200 and RUN_ON_TOP[language] in words(board)
+
+
 AUTUMN_ASH = {
     "de": {"refusal": "Rainbow hat einen erlaubten Zug und kann deshalb nicht passen",
            "status": "Ana (Rainbow): tippe eine deiner Figuren an.",
