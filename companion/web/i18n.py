@@ -14,6 +14,8 @@ values (an id, parameters, English words) and are worded here by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import flask_babel  # type: ignore[import-untyped]
 from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale, get_translations
@@ -87,6 +89,15 @@ def gettext(text: str, **params: object) -> str:
     """``text`` (marked for extraction) in this request's language, its
     ``%(name)s`` placeholders filled from ``params``."""
     return str(flask_babel.gettext(text, **params))
+
+
+def names_and(names: Sequence[str]) -> str:
+    """Names joined into one, ``"Ana and Ben and Cy"`` in this request's
+    language (each joined to those before it; empty for none)."""
+    joined = names[0] if names else ""
+    for name in names[1:]:
+        joined = gettext("%(names)s and %(name)s", names=joined, name=name)
+    return joined
 
 
 def message_of(exc: BaseException) -> Message | str:

@@ -20,7 +20,7 @@ from companion.rules import autumn_leaves as al
 from companion.rules.cards import article, parse_card
 from companion.rules.errors import RuleError
 from companion.tables.store import Event, resolve_log
-from companion.web.i18n import gettext, message_of, words
+from companion.web.i18n import gettext, message_of, names_and, words
 
 from . import FormError, Screen
 
@@ -103,22 +103,14 @@ def parse_action(form: Mapping[str, str], state: al.State, me: str | None) -> al
     raise FormError(gettext("That button does nothing in Autumn Leaves. Reload the page."))
 
 
-def _and(names: Sequence[str]) -> str:
-    """Names joined into one: "Ana, Ben and Cy" in this phone's language."""
-    if not names:
-        return ""
-    listed = names[0]
-    for name in names[1:]:
-        listed = gettext("%(names)s and %(name)s", names=listed, name=name)
-    return listed
-
-
 def summary(state: al.State) -> str:
     """One line for the list of tables."""
     if state.phase == al.OVER:
         if len(state.game_winners) == 1:
             return gettext("Game over: %(player)s wins", player=state.game_winners[0])
-        return gettext("Game over: %(players)s share the win", players=_and(state.game_winners))
+        return gettext(
+            "Game over: %(players)s share the win", players=names_and(state.game_winners)
+        )
     return gettext(
         "Hand %(hand)s of %(hands)s, round %(round)s",
         hand=state.hand,

@@ -6,13 +6,13 @@ shared with the North Wind screen, which scores the human the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import leaf
 from companion.rules.messages import Message
-from companion.web.i18n import gettext, words
+from companion.web.i18n import gettext, names_and, words
 
 from . import FormError, Screen
 
@@ -118,14 +118,6 @@ def parse_action(form: Mapping[str, str], state: leaf.State, me: str | None) -> 
     tally = read_tally(form, "", players_count(player))
     tally.pop("forest")
     return leaf.EnterTally(player, tally)
-
-
-def names_and(names: Sequence[str]) -> str:
-    """``"Ana, Ben and Cy"`` in this phone's language."""
-    joined = names[0] if names else ""
-    for name in names[1:]:
-        joined = gettext("%(names)s and %(name)s", names=joined, name=name)
-    return joined
 
 
 def summary(state: leaf.State) -> str:

@@ -15,11 +15,11 @@ from companion.rules import leaf
 from companion.rules import north_wind as nw
 from companion.rules.errors import RuleError
 from companion.rules.messages import marked
-from companion.web.i18n import gettext, message_of, words
+from companion.web.i18n import gettext, message_of, names_and, words
 
 from . import FormError, FormPrompt
 from .leaf import HELPERS as LEAF_HELPERS
-from .leaf import LeafScreen, names_and, read_count, read_groups, read_tally
+from .leaf import LeafScreen, read_count, read_groups, read_tally
 
 MAX_CANDIDATES = 4
 # English words marked for the catalogs; the template words them (``_()``).

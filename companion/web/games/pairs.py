@@ -21,7 +21,7 @@ from typing import Any
 from companion.rules import pairs
 from companion.rules.cards import article, parse_card
 from companion.rules.errors import InvalidCard
-from companion.web.i18n import gettext, words
+from companion.web.i18n import gettext, names_and, words
 
 from . import FormError, Screen
 
@@ -123,15 +123,12 @@ def summary(state: pairs.State) -> str:
     if top == 0:
         return gettext("%(game)s to %(target)s · no points yet", game=name, target=state.target)
     highest = [p for p, t in totals.items() if t == top]
-    worst = highest[0]
-    for other in highest[1:]:
-        worst = gettext("%(names)s and %(name)s", names=worst, name=other)
     return gettext(
         "%(game)s to %(target)s · round %(round)s · %(players)s on %(score)s",
         game=name,
         target=state.target,
         round=state.round,
-        players=worst,
+        players=names_and(highest),
         score=top,
     )
 

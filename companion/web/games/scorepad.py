@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import scorepad
-from companion.web.i18n import gettext
+from companion.web.i18n import gettext, names_and
 
 from . import FormError, Screen
 
@@ -72,13 +72,10 @@ def summary(state: scorepad.ScorePad) -> str:
             player=leaders[0],
             score=totals[leaders[0]],
         )
-    names = leaders[0]
-    for name in leaders[1:]:
-        names = gettext("%(names)s and %(name)s", names=names, name=name)
     return gettext(
         "Round %(round)s · %(players)s ahead with %(score)s",
         round=rounds,
-        players=names,
+        players=names_and(leaders),
         score=totals[leaders[0]],
     )
 

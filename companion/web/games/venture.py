@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.rules import cards, venture
 from companion.rules.errors import RuleError
-from companion.web.i18n import gettext
+from companion.web.i18n import gettext, names_and
 
 from . import FormError, Screen
 
@@ -108,11 +108,10 @@ def summary(state: venture.State) -> str:
             return gettext(
                 "Game over · %(player)s wins with %(score)s", player=best[0], score=score
             )
-        players = best[0]
-        for name in best[1:]:
-            players = gettext("%(names)s and %(name)s", names=players, name=name)
         return gettext(
-            "Game over · %(players)s share the win with %(score)s", players=players, score=score
+            "Game over · %(players)s share the win with %(score)s",
+            players=names_and(best),
+            score=score,
         )
     waiting = state.waiting_for()
     return gettext(
