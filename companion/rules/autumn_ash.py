@@ -30,9 +30,9 @@ a drone (medium) 2, a queen (large) 3 (X1).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, RuleError, TooManyCopies
@@ -159,26 +159,30 @@ def _article(words: object) -> str:
     return "an" if str(words)[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
+def _joined(items: Iterable[Param], join: Callable[[Param, Param], Param]) -> Param:
+    """Several names in one, each joined to those before it by ``join``."""
+    found = list(items)
+    return reduce(join, found[1:], found[0]) if found else ""
+
+
 def _listed(items: Iterable[Param]) -> Param:
     """Several names in one: "red, blue" (a list, not a sentence)."""
-    found = list(items)
-    if not found:
-        return ""
-    listed = found[0]
-    for item in found[1:]:
-        listed = refusal("autumn_ash.list", "%(items)s, %(item)s", items=listed, item=item)
-    return listed
+    return _joined(
+        items,
+        lambda listed, item: refusal(
+            "autumn_ash.list", "%(items)s, %(item)s", items=listed, item=item
+        ),
+    )
 
 
 def _together(items: Iterable[Param]) -> Param:
     """Several names as one: "red and blue"."""
-    found = list(items)
-    if not found:
-        return ""
-    listed = found[0]
-    for item in found[1:]:
-        listed = refusal("autumn_ash.list.and", "%(items)s and %(item)s", items=listed, item=item)
-    return listed
+    return _joined(
+        items,
+        lambda listed, item: refusal(
+            "autumn_ash.list.and", "%(items)s and %(item)s", items=listed, item=item
+        ),
+    )
 
 
 def _formula(parts: Iterable[Param], joint: str, end: Param | None = None) -> Message:
