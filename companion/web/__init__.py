@@ -40,11 +40,10 @@ from companion.tables.store import Store
 from companion.version import leafpile_version
 
 from . import games as screens
-from .i18n import for_this_phone, init_i18n, words
+from .i18n import for_this_phone, gettext, init_i18n, words
 from .names import short_names
 from .outage import (
     RETRY_AFTER_SECONDS,
-    WAITING,
     OutageGuard,
     SoundHostGuard,
     database_unavailable,
@@ -214,17 +213,24 @@ def _database_unavailable(error: BaseException) -> Any:
     phone's queue sends it again by its tap id, which enters it once."""
     note(error)
     if request.method in ("GET", "HEAD"):
-        then = "Nothing was changed. Try again in a few seconds."
+        then = gettext("Nothing was changed. Try again in a few seconds.")
     elif request.headers.get("HX-Request"):
-        then = (
+        then = gettext(
             "Your phone sends the tap again by itself as soon as the table answers; "
             "a tap sent twice is still entered once."
         )
     else:
-        then = "Go back and send it again in a few seconds; a tap sent twice is entered once."
+        then = gettext(
+            "Go back and send it again in a few seconds; a tap sent twice is entered once."
+        )
+    # WAITING's words, in this phone's language (outage.py's bare WSGI answer has none).
+    waiting = gettext(
+        "Waiting for the table: the host's database is not answering just now "
+        "(it may be restarting)."
+    )
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
-    return render_template(template, status=503, message=f"{WAITING} {then}"), 503, headers
+    return render_template(template, status=503, message=f"{waiting} {then}"), 503, headers
 
 
 def healthz() -> tuple[str, int, dict[str, str]]:
@@ -246,9 +252,10 @@ def healthz() -> tuple[str, int, dict[str, str]]:
 def _what_happened_to_the_tap() -> str:
     """The truth about a failed request: a GET changed nothing; a tap carrying
     an id is looked up in the table's log; otherwise we say we do not know."""
-    trouble = "Something went wrong on the host's computer."
     if request.method in ("GET", "HEAD"):
-        return f"{trouble} Nothing was changed; try again."
+        return gettext(
+            "Something went wrong on the host's computer. Nothing was changed; try again."
+        )
     token = (request.view_args or {}).get("token")
     tap = request.form.get("tap", "")
     if isinstance(token, str) and tap:
@@ -257,12 +264,18 @@ def _what_happened_to_the_tap() -> str:
         except Exception:  # the database itself may be what failed
             entered = None
         if entered is True:
-            return f"{trouble} Your tap was entered all the same: reload the table to see it."
+            return gettext(
+                "Something went wrong on the host's computer. "
+                "Your tap was entered all the same: reload the table to see it."
+            )
         if entered is False:
-            return f"{trouble} Your tap was not entered; reload the table and try again."
-    return (
-        f"{trouble} It is not known whether your tap was entered: reload the table and "
-        "look before you tap again."
+            return gettext(
+                "Something went wrong on the host's computer. "
+                "Your tap was not entered; reload the table and try again."
+            )
+    return gettext(
+        "Something went wrong on the host's computer. It is not known whether your tap "
+        "was entered: reload the table and look before you tap again."
     )
 
 
