@@ -476,3 +476,20 @@ def test_an_import_refused_in_a_worker_is_worded_in_the_phones_language(app):
     assert "Este archivo no es una exportación de mesa de Leafpile." in _text(
         answer.get_data(as_text=True)
     )
+
+
+def test_a_phone_waiting_for_a_restarting_database_is_told_in_its_language(store, phone, tmp_path):
+    """The 503 while the host's database restarts says in German what happens
+    to the tap (the words are the catalog's; an English one fails)."""
+    from tests.operations.test_database_outage import add_round, dead_sqlite, engine_swapped
+
+    pad = store.create_table("scorepad", ["Ana", "Ben"], {"lowest_wins": False})
+    phone.client.get("/language/de?next=/")
+    phone.get(f"/t/{pad.token}")
+    with engine_swapped(store, dead_sqlite(tmp_path)):
+        tap = add_round(phone, pad)
+        page = phone.get(f"/t/{pad.token}")
+    said = html.unescape(tap.get_data(as_text=True))
+    assert tap.status_code == 503 and "Warte auf den Tisch" in said
+    assert "Dein Handy schickt das Tippen von selbst noch einmal" in said
+    assert "Versuche es in ein paar Sekunden" in html.unescape(page.get_data(as_text=True))
