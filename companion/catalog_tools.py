@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 #: The checkout: extraction runs there, so the catalogs' ``#:`` references
@@ -89,6 +89,28 @@ def update(translations: Path, domain: str, catalogs: Iterable[tuple[str, Path]]
 def compile_catalogs(translations: Path, domain: str) -> None:
     """Every ``<domain>.po`` to its ``<domain>.mo``."""
     pybabel(["compile", "-D", domain, "-d", str(translations), "--statistics"])
+
+
+def command_line(
+    args: Sequence[str],
+    usage: str,
+    commands: Mapping[str, Callable[[], object]],
+    check: Callable[[], list[str]],
+    complete: str,
+) -> int:
+    """Run the command ``args`` names: one of ``commands``, or ``check``,
+    which prints what it found (or ``complete``) and fails if it found
+    anything. Anything else prints ``usage``. Returns the exit status."""
+    command = args[0] if args else ""
+    if command == "check":
+        found = check()
+        print("\n".join(found) or complete)
+        return 1 if found else 0
+    if command not in commands:
+        print(usage)
+        return 2
+    commands[command]()
+    return 0
 
 
 def problems(po: Path, english_only: frozenset[str] = frozenset()) -> list[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from . import catalog_tools
@@ -164,23 +164,17 @@ def write_pseudo(directory: Path) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    command = args[0] if args else ""
-    if command == "extract":
-        extract()
-    elif command == "update":
-        update()
-    elif command == "compile":
-        compile_catalogs()
-    elif command == "check":
-        found = check()
-        print("\n".join(found) or "every catalog is complete")
-        return 1 if found else 0
-    elif command == "pseudo" and len(args) == 2:
+    if args[:1] == ["pseudo"] and len(args) == 2:
         print(write_pseudo(Path(args[1])))
-    else:
-        print(__doc__)
-        return 2
-    return 0
+        return 0
+    commands: dict[str, Callable[[], object]] = {
+        "extract": extract,
+        "update": update,
+        "compile": compile_catalogs,
+    }
+    return catalog_tools.command_line(
+        args, __doc__ or "", commands, check, "every catalog is complete"
+    )
 
 
 if __name__ == "__main__":

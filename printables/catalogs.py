@@ -12,7 +12,7 @@ Extraction reads ``printables/babel.cfg`` with the kit's own keywords
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from companion import catalog_tools
@@ -64,21 +64,14 @@ def check() -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    command = args[0] if args else ""
-    if command == "extract":
-        extract()
-    elif command == "update":
-        update()
-    elif command == "compile":
-        compile_catalogs()
-    elif command == "check":
-        found = check()
-        print("\n".join(found) or "every catalog of the kit is complete")
-        return 1 if found else 0
-    else:
-        print(__doc__)
-        return 2
-    return 0
+    commands: dict[str, Callable[[], object]] = {
+        "extract": extract,
+        "update": update,
+        "compile": compile_catalogs,
+    }
+    return catalog_tools.command_line(
+        args, __doc__ or "", commands, check, "every catalog of the kit is complete"
+    )
 
 
 if __name__ == "__main__":
