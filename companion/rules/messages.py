@@ -36,6 +36,20 @@ from typing import Union
 Param = Union[str, int, "Message"]
 
 
+class Grouped(int):
+    """A count shown with its thousands grouped as the reader's language
+    groups them ("5,000" in English, "5.000" in German), where a plain
+    ``int`` (a deal's number, a card) is shown as it is.
+
+    >>> str(refusal("x", "more than %(most)s events", most=Grouped(5000)))
+    'more than 5,000 events'
+    """
+
+
+def english_number(number: int) -> str:
+    return f"{number:,}"
+
+
 @dataclass(frozen=True)
 class Message:
     """Something the rules say to a person, before it is put into words."""
@@ -51,13 +65,20 @@ class Message:
     def __str__(self) -> str:
         return self.worded(english)
 
-    def worded(self, words: Callable[[Message], str]) -> str:
+    def worded(
+        self, words: Callable[[Message], str], numbers: Callable[[int], str] = english_number
+    ) -> str:
         """This message in the words ``words`` gives each message (its own and
-        those of its parameters): ``str`` uses the English defaults, the web
-        layer a catalog's translations."""
+        those of its parameters), its :class:`Grouped` counts as ``numbers``
+        writes them: ``str`` uses the English defaults, the web layer a
+        catalog's translations and the phone's number format."""
         template = words(self)
         values = {
-            name: value.worded(words) if isinstance(value, Message) else value
+            name: value.worded(words, numbers)
+            if isinstance(value, Message)
+            else numbers(value)
+            if isinstance(value, Grouped)
+            else value
             for name, value in self.params.items()
         }
         return template % values

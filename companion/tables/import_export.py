@@ -21,7 +21,7 @@ from sqlalchemy import Table, insert
 
 from companion.cooperative import off_the_loop
 from companion.rules.errors import RuleError
-from companion.rules.messages import Message, refusal
+from companion.rules.messages import Grouped, Message, refusal
 
 from . import results
 from .checks import _clip, plain_text
@@ -215,7 +215,11 @@ class ImportExportMixin(StoreCore):
         most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
         if len(events) > most:
             raise TableError(
-                refusal("import.too_many", "this export has more than %(most)s events", most=most)
+                refusal(
+                    "import.too_many",
+                    "this export has more than %(most)s events",
+                    most=Grouped(most),
+                )
             )
         game = data.get("game")
         players = setup.get("players")

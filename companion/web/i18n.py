@@ -82,7 +82,7 @@ def words(message: Message | str) -> str:
             return str(translations.npgettext(one.id, one.default, one.plural, one.number()))
         return str(translations.pgettext(one.id, one.default))
 
-    return message.worded(worded)
+    return message.worded(worded, numbers=flask_babel.format_decimal)
 
 
 def gettext(text: str, **params: object) -> str:
