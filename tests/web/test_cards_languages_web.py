@@ -62,7 +62,8 @@ def act(store: Store, token: str, *actions: dict) -> None:
 
 def venture_states(store: Store) -> dict[str, str]:
     """Board addresses of Venture: the slug half entered, a round half bid,
-    a round revealed (a lowest bid and a misfire), the game over."""
+    a round revealed (a lowest bid and a misfire), bids that cannot all be
+    right (sent back to be checked), the game over."""
     slug = store.create_table("venture", ["Ana", "Ben", "Cy"], {"drafting": True}).token
     bidding = store.create_table("venture", ["Ana", "Ben", "Cy"], {"drafting": True}).token
     act(store, bidding, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
@@ -71,6 +72,10 @@ def venture_states(store: Store) -> dict[str, str]:
     act(store, revealed, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
     for player, card in (("Ana", 2), ("Ben", 7), ("Cy", 7), ("Ana", 9), ("Ben", 3)):
         act(store, revealed, {"type": "Bid", "player": player, "card": card})
+    recheck = store.create_table("venture", ["Ana", "Ben", "Cy"], {}).token
+    act(store, recheck, {"type": "EnterSlug", "cards": [4, 5, 6, 8]})
+    for player in ("Ana", "Ben", "Cy"):  # three 1s: the deck holds one
+        act(store, recheck, {"type": "Bid", "player": player, "card": 1})
     over = store.create_table("venture", ["Ana", "Ben", "Cy"], {}).token
     deck = list(PAIRS_DECK)
     random.Random(3).shuffle(deck)
@@ -85,6 +90,7 @@ def venture_states(store: Store) -> dict[str, str]:
         "venture-slug-started": f"/t/{slug}/board?c=4&c=4",
         "venture-bidding": f"/t/{bidding}/board",
         "venture-revealed": f"/t/{revealed}/board",
+        "venture-recheck": f"/t/{recheck}/board",
         "venture-over": f"/t/{over}/board",
     }
 
