@@ -421,8 +421,9 @@ _ON_POSTGRESQL_TOO = re.compile(
 def pytest_collection_modifyitems(config, items):
     # The long tests first (stable: each file's order is kept): a browser
     # game or an install started last would leave the other worker idle at
-    # the end of the run (pyproject.toml's --dist worksteal then evens out
-    # what is left).
+    # the end of the run. (Not xdist's --dist worksteal: a worker whose queue
+    # was taken ran its last test as the session's last and closed the
+    # session's browser under the tests still to come to it.)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if not os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
         return
