@@ -191,15 +191,15 @@ INNERMOST = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CLO
 NAMES = {"Ana", "Ben", "Cy", "Solo", "Rainbow", "Xeno"}
 
 
-def unmarked_on_board(response) -> set[str]:
-    """The board's words outside the pseudo-locale's markers, less names."""
+def unmarked_on_board(response, names: set[str] = NAMES) -> set[str]:
+    """The board's words outside the pseudo-locale's markers, less ``names``."""
     parser = BoardText()
     parser.feed(response.get_data(as_text=True))
     text = " ".join(parser.parts)
     assert PSEUDO_OPEN in text, "the board is in the pseudo-locale"
     while INNERMOST.search(text):
         text = INNERMOST.sub(" ", text)
-    return set(re.findall(r"[^\W\d_]{2,}", text)) - NAMES
+    return set(re.findall(r"[^\W\d_]{2,}", text)) - names
 
 
 @pytest.fixture

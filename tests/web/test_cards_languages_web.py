@@ -19,13 +19,13 @@ from collections.abc import Iterator
 import pytest
 
 from companion import create_app
-from companion.i18n import PSEUDO, PSEUDO_OPEN, write_pseudo
+from companion.i18n import PSEUDO, write_pseudo
 from companion.rules import venture
 from companion.rules.cards import PAIRS_DECK
 from companion.tables.store import Store
 from companion.web import ratelimit
 from tests.conftest import Phone, _config, _drop_everything
-from tests.web.test_boards_languages_web import INNERMOST, BoardText
+from tests.web.test_boards_languages_web import INNERMOST, BoardText, unmarked_on_board
 
 NAMES = {"Ana", "Ben", "Cy", "Pairs", "Venture"}
 # The end screen's export names an app, a site and a file format.
@@ -43,13 +43,7 @@ def board_words(response) -> set[str]:
 
 def unmarked(response) -> set[str]:
     """The board's words outside the pseudo-locale's markers, less names."""
-    parser = BoardText()
-    parser.feed(response.get_data(as_text=True))
-    text = " ".join(parser.parts)
-    assert PSEUDO_OPEN in text, "the board is in the pseudo-locale"
-    while INNERMOST.search(text):
-        text = INNERMOST.sub(" ", text)
-    return set(WORD.findall(text)) - NAMES
+    return unmarked_on_board(response, NAMES)
 
 
 def act(store: Store, token: str, *actions: dict) -> None:
