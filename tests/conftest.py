@@ -224,6 +224,20 @@ def phone(client, store) -> Phone:
 
 
 @pytest.fixture
+def pseudo(tmp_path) -> Iterator[tuple[Phone, Store]]:
+    """A test-client phone reading the pseudo-locale (every marked string
+    between ⟦ ⟧), at an app that offers it, and that app's store."""
+    ratelimit.reset()
+    config = {**_config(tmp_path), "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo"))}
+    application = create_app(config)
+    store = application.extensions["leafpile_store"]
+    phone = Phone(application.test_client(), store)
+    assert phone.client.get(f"/language/{PSEUDO}?next=/").status_code == 303
+    yield phone, store
+    _drop_everything(application)
+
+
+@pytest.fixture
 def new_client_phone(app, store) -> Callable[[], Phone]:
     """More test-client phones, each with its own cookies (its own seat)."""
     return lambda: Phone(app.test_client(), store)

@@ -12,20 +12,15 @@ in the pseudo-locale: no word of them outside the markers, hidden ones too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
 from html.parser import HTMLParser
 
 import pytest
 from babel.numbers import format_decimal
 
-from companion import create_app
-from companion.i18n import PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN, write_pseudo
+from companion.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 from companion.rules import solitaire_deals
-from companion.tables.store import Store
-from companion.web import ratelimit
 from companion.web.solitaire_pages import solver_odds
-from tests.conftest import Phone, _config, _drop_everything
 
 
 def words(response) -> str:
@@ -200,20 +195,6 @@ def unmarked_on_board(response, names: set[str] = NAMES) -> set[str]:
     while INNERMOST.search(text):
         text = INNERMOST.sub(" ", text)
     return set(re.findall(r"[^\W\d_]{2,}", text)) - names
-
-
-@pytest.fixture
-def pseudo(tmp_path) -> Iterator[tuple[Phone, Store]]:
-    """A phone reading the pseudo-locale (every marked string between ⟦ ⟧),
-    at an app that offers it, and that app's store."""
-    ratelimit.reset()
-    config = {**_config(tmp_path), "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo"))}
-    application = create_app(config)
-    store = application.extensions["leafpile_store"]
-    phone = Phone(application.test_client(), store)
-    assert phone.client.get(f"/language/{PSEUDO}?next=/").status_code == 303
-    yield phone, store
-    _drop_everything(application)
 
 
 def leaves_at(store, phase: str):

@@ -14,17 +14,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 
 import pytest
 
-from companion import create_app
-from companion.i18n import PSEUDO, write_pseudo
 from companion.rules import venture
 from companion.rules.cards import PAIRS_DECK
 from companion.tables.store import Store
-from companion.web import ratelimit
-from tests.conftest import Phone, _config, _drop_everything
 from tests.web.test_boards_languages_web import INNERMOST, BoardText, unmarked_on_board
 
 NAMES = {"Ana", "Ben", "Cy", "Pairs", "Venture"}
@@ -162,19 +157,6 @@ def test_the_reveal_and_the_last_event_are_whole_sentences(phone, store, languag
 
 
 # --- the pseudo-locale ----------------------------------------------------------
-
-
-@pytest.fixture
-def pseudo(tmp_path) -> Iterator[tuple[Phone, Store]]:
-    """A phone reading the pseudo-locale, at an app that offers it."""
-    ratelimit.reset()
-    config = {**_config(tmp_path), "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo"))}
-    application = create_app(config)
-    store = application.extensions["leafpile_store"]
-    phone = Phone(application.test_client(), store)
-    assert phone.client.get(f"/language/{PSEUDO}?next=/").status_code == 303
-    yield phone, store
-    _drop_everything(application)
 
 
 def reshuffle_due(store: Store) -> str:
