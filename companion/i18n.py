@@ -21,6 +21,8 @@ This module imports no Flask: the web app's side is ``companion/web/i18n.py``.
 
 from __future__ import annotations
 
+import functools
+import gettext
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -64,6 +66,7 @@ KEYWORDS = (
     "lazy_gettext",
     "refusal:1c,2",
     "refusal_n:1c,2,3",
+    "named:1c,2",
     "marked",
 )
 
@@ -95,6 +98,16 @@ def pseudo(text: str) -> str:
     padding = "~" * max(1, round(len(text) * 0.4))
     words = " ".join(padding[i : i + 8] for i in range(0, len(padding), 8))
     return f"{PSEUDO_OPEN}{''.join(pieces)} {words}{PSEUDO_CLOSE}"
+
+
+@functools.cache
+def catalog(code: str) -> gettext.NullTranslations:
+    """One offered language's compiled catalog, for words chosen outside a
+    request's own language (every language's form of a name, a bare WSGI
+    answer); English, the source, has none and reads as it is."""
+    from babel.support import Translations
+
+    return Translations.load(str(TRANSLATIONS), [code], DOMAIN)
 
 
 def catalog_paths() -> Iterator[tuple[str, Path]]:

@@ -75,8 +75,11 @@ def from_dict(data: Mapping[str, Any], types: Mapping[str, type[Any]]) -> Any:
     try:
         return cls(**{k: _frozen(v) for k, v in given.items()})
     except (TypeError, ValueError) as exc:
+        # A referee's own refusal (a square off the board) keeps its words,
+        # so it is worded in the reader's language; Python's stay as they are.
+        why = exc.message if isinstance(exc, RuleError) else str(exc)
         raise RuleError(
-            refusal("action.bad", "bad %(kind)s action: %(why)s", kind=kind, why=str(exc))
+            refusal("action.bad", "bad %(kind)s action: %(why)s", kind=kind, why=why)
         ) from exc
 
 

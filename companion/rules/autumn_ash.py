@@ -198,7 +198,41 @@ def _formula(parts: Iterable[Param], joint: str, end: Param | None = None) -> Me
 
 def _unknown_colour(colour: object) -> InvalidPiece:
     return InvalidPiece(
-        f"{colour!r} is not an Autumn Ash colour (the colours are {', '.join(COLOURS)})"
+        refusal(
+            "autumn_ash.piece.colour-unknown",
+            "%(colour)s is not an Autumn Ash colour (the colours are %(colours)s)",
+            colour=repr(colour),
+            colours=", ".join(COLOURS),
+        )
+    )
+
+
+def _only_copies(piece: Message, have: int, wanted: int) -> Message:
+    """There are only ``have`` copies of ``piece`` in the game, not ``wanted``."""
+    return refusal_n(
+        "autumn_ash.pieces.too-many",
+        "there is only %(n)s %(piece)s in the game, not %(wanted)s",
+        # English makes the plural with an "s" ("red pawns"); other languages
+        # say it their own way around the piece's name.
+        "there are only %(n)s %(piece)ss in the game, not %(wanted)s",
+        "n",
+        n=have,
+        piece=piece,
+        wanted=wanted,
+    )
+
+
+def _not_a_piece(text: object) -> Message:
+    return refusal(
+        "autumn_ash.piece.unreadable",
+        "%(text)s is not a piece: write a colour and a size, like red drone",
+        text=repr(text),
+    )
+
+
+def _not_a_side(text: object) -> Message:
+    return refusal(
+        "autumn_ash.side.unknown", "%(text)s is not a side: rainbow or xeno", text=repr(text)
     )
 
 
@@ -218,7 +252,13 @@ def check_piece(piece: object) -> tuple[str, int]:
 (the colours are green, yellow, red, blue, black, clear, white, orange, cyan, purple)
     """
     if not isinstance(piece, tuple | list) or len(piece) != 2:
-        raise InvalidPiece(f"{piece!r} is not a piece: give a colour and a size, like ('red', 2)")
+        raise InvalidPiece(
+            refusal(
+                "autumn_ash.piece.not-a-pair",
+                "%(piece)s is not a piece: give a colour and a size, like ('red', 2)",
+                piece=repr(piece),
+            )
+        )
     colour, size = piece
     if not isinstance(colour, str) or colour.strip().lower() not in COLOURS:
         raise _unknown_colour(colour)
@@ -230,7 +270,11 @@ def check_piece(piece: object) -> tuple[str, int]:
         pips = size
     else:
         raise InvalidPiece(
-            f"{size!r} is not a piece size: a pawn has 1 pip, a drone 2 and a queen 3"
+            refusal(
+                "autumn_ash.piece.size-unknown",
+                "%(size)s is not a piece size: a pawn has 1 pip, a drone 2 and a queen 3",
+                size=repr(size),
+            )
         )
     return colour, pips
 
@@ -311,10 +355,7 @@ def score_bag(pieces: Iterable[tuple[str, int]]) -> BagScore:
     for (colour, pips), n in counts.items():
         if n > TRIOS[colour]:
             have = TRIOS[colour]
-            raise TooManyCopies(
-                f"there {'is' if have == 1 else 'are'} only {have} {colour} "
-                f"{SIZE_NAMES[pips]}{'' if have == 1 else 's'} in the game, not {n}"
-            )
+            raise TooManyCopies(_only_copies(piece_message(colour, pips), have, n))
     colours = sorted({c for c, _ in checked}, key=COLOURS.index)
     return BagScore(
         pieces=checked,
@@ -441,7 +482,13 @@ def new_game(rainbow: str, xeno: str, *, target: int = WINNING_TOTAL) -> Race:
             )
         )
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        raise RuleError(f"the target must be a whole number of points above 0, not {target!r}")
+        raise RuleError(
+            refusal(
+                "autumn_ash.target.not-a-number",
+                "the target must be a whole number of points above 0, not %(target)s",
+                target=repr(target),
+            )
+        )
     return Race(rainbow=rainbow, xeno=xeno, target=target)
 
 
@@ -616,7 +663,13 @@ class Square:
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < SQUARE_COUNT:
-            raise RuleError(f"square number {self.index!r} is off the 5x6 board")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.square.off-board",
+                    "square number %(index)s is off the 5x6 board",
+                    index=repr(self.index),
+                )
+            )
 
     @classmethod
     def parse(cls, text: str) -> Square:
@@ -626,7 +679,13 @@ class Square:
             found = _index(COLUMNS.index(name[0]), int(name[1]) - 1)
             if found is not None:
                 return cls(found)
-        raise RuleError(f"{text!r} is not a square: columns are A-E and rows 1-6, like C3")
+        raise RuleError(
+            refusal(
+                "autumn_ash.square.unknown",
+                "%(text)s is not a square: columns are A-E and rows 1-6, like C3",
+                text=repr(text),
+            )
+        )
 
     @property
     def name(self) -> str:
@@ -670,7 +729,13 @@ class Piece:
     def __post_init__(self) -> None:
         check_piece((self.colour, self.size))
         if self.colour != self.colour.lower() or isinstance(self.size, bool):
-            raise InvalidPiece(f"write pieces as lower-case colour and pips, not {self!r}")
+            raise InvalidPiece(
+                refusal(
+                    "autumn_ash.piece.not-lower-case",
+                    "write pieces as lower-case colour and pips, not %(piece)s",
+                    piece=repr(self),
+                )
+            )
 
     @classmethod
     def parse(cls, text: str) -> Piece:
@@ -679,16 +744,12 @@ class Piece:
         Raises :class:`InvalidPiece` naming the text otherwise.
         """
         if not isinstance(text, str):
-            raise InvalidPiece(
-                f"{text!r} is not a piece: write a colour and a size, like red drone"
-            )
+            raise InvalidPiece(_not_a_piece(text))
         words = text.strip().lower().replace("-", " ").split()
         if len(words) == 1 and words[0][-1:].isdigit():
             words = [words[0][:-1], words[0][-1]]
         if len(words) != 2:
-            raise InvalidPiece(
-                f"{text!r} is not a piece: write a colour and a size, like red drone"
-            )
+            raise InvalidPiece(_not_a_piece(text))
         colour, size = words
         colour, pips = check_piece((colour, int(size) if size.isdigit() else size))
         return cls(colour, pips)
@@ -733,7 +794,14 @@ def _size_from_letter(letter: str, text: str) -> int:
     for size, mark in SIZE_LETTERS.items():
         if letter.upper() == mark:
             return size
-    raise RuleError(f"{text!r}: {letter!r} is not a size; use P (pawn), D (drone) or Q (queen)")
+    raise RuleError(
+        refusal(
+            "autumn_ash.move.size-letter",
+            "%(text)s: %(letter)s is not a size; use P (pawn), D (drone) or Q (queen)",
+            text=repr(text),
+            letter=repr(letter),
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -772,7 +840,13 @@ class Move:
     def parse(cls, text: str) -> Move:
         """Read ``"[Q@A1 ]C3[-C2]-C1=D"``; raises :class:`RuleError` naming the text."""
         if not isinstance(text, str) or not text.strip():
-            raise RuleError(f"{text!r} is not a move: write it like C3-C1=D")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.move.unreadable",
+                    "%(text)s is not a move: write it like C3-C1=D",
+                    text=repr(text),
+                )
+            )
         words = text.strip().split()
         entry = None
         if len(words) == 2 and "@" in words[0]:
@@ -780,11 +854,23 @@ class Move:
             entry = Entry(Square.parse(corner), _size_from_letter(letter, text))
             words = words[1:]
         if len(words) != 1 or "=" not in words[0]:
-            raise RuleError(f"{text!r} is not a move: write it like C3-C1=D (D: the new size)")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.move.no-size",
+                    "%(text)s is not a move: write it like C3-C1=D (D: the new size)",
+                    text=repr(text),
+                )
+            )
         route, _, letter = words[0].partition("=")
         squares = [Square.parse(s) for s in route.split("-")]
         if len(squares) < 2:
-            raise RuleError(f"{text!r} is not a move: give where the piece starts and ends")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.move.one-square",
+                    "%(text)s is not a move: give where the piece starts and ends",
+                    text=repr(text),
+                )
+            )
         path = tuple(squares[1:]) if len(squares) > 2 else ()
         return cls(squares[0], squares[-1], _size_from_letter(letter, text), entry, path)
 
@@ -867,18 +953,43 @@ class Position:
         not one, more pieces of a kind than the game has, an unknown side.
         """
         if not isinstance(text, str):
-            raise RuleError(f"{text!r} is not a position")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.position.not-text", "%(text)s is not a position", text=repr(text)
+                )
+            )
         fields_ = text.split()
         if len(fields_) not in (1, 2, 3, 4):
-            raise RuleError(f"{text!r} is not a position: rows, turn, scores, rules")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.position.fields",
+                    "%(text)s is not a position: rows, turn, scores, rules",
+                    text=repr(text),
+                )
+            )
         rows = fields_[0].split("/")
         if len(rows) != ROWS:
-            raise RuleError(f"a position has {ROWS} rows separated by '/', not {len(rows)}")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.position.rows",
+                    "a position has %(rows)s rows separated by '/', not %(given)s",
+                    rows=ROWS,
+                    given=len(rows),
+                )
+            )
         stacks: list[tuple[Piece, ...]] = [() for _ in range(SQUARE_COUNT)]
         for r, row_text in enumerate(rows):
             cells = row_text.split(",")
             if len(cells) != len(COLUMNS):
-                raise RuleError(f"row {ROWS - r} needs {len(COLUMNS)} squares, not {row_text!r}")
+                raise RuleError(
+                    refusal(
+                        "autumn_ash.position.row",
+                        "row %(row)s needs %(columns)s squares, not %(text)s",
+                        row=ROWS - r,
+                        columns=len(COLUMNS),
+                        text=repr(row_text),
+                    )
+                )
             for c, cell in enumerate(cells):
                 if cell != ".":
                     index = _index(c, ROWS - 1 - r)
@@ -886,16 +997,28 @@ class Position:
                     stacks[index] = tuple(Piece.parse(p) for p in cell.split("+"))
         turn = fields_[1].lower() if len(fields_) > 1 else "rainbow"
         if turn not in SIDES:
-            raise RuleError(f"{fields_[1]!r} is not a side: rainbow or xeno")
+            raise RuleError(_not_a_side(fields_[1]))
         scores = (0, 0)
         if len(fields_) > 2:
             a, _, b = fields_[2].partition("-")
             if not (a.isdigit() and b.isdigit()):
-                raise RuleError(f"{fields_[2]!r} is not a score: write rainbow-xeno, like 3-0")
+                raise RuleError(
+                    refusal(
+                        "autumn_ash.position.score",
+                        "%(text)s is not a score: write rainbow-xeno, like 3-0",
+                        text=repr(fields_[2]),
+                    )
+                )
             scores = (int(a), int(b))
         rules = fields_[3].lower() if len(fields_) > 3 else "standard"
         if rules not in ("standard", "beginner"):
-            raise RuleError(f"{fields_[3]!r} is not a rule set: standard or beginner")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.position.rules",
+                    "%(text)s is not a rule set: standard or beginner",
+                    text=repr(fields_[3]),
+                )
+            )
         board = tuple(stacks)
         return cls(board, _stash_left(board), turn, scores, rules == "beginner")
 
@@ -955,10 +1078,7 @@ def _stash_left(stacks: tuple[tuple[Piece, ...], ...]) -> tuple[int, ...]:
     for i, n in enumerate(counts):
         if n < 0:
             have = FULL_SET[i]
-            raise TooManyCopies(
-                f"there {'is' if have == 1 else 'are'} only {have} {KINDS[i]}"
-                f"{'' if have == 1 else 's'} in the game, not {have - n}"
-            )
+            raise TooManyCopies(_only_copies(KINDS[i].message, have, have - n))
     return tuple(counts)
 
 
@@ -990,11 +1110,21 @@ def start_position(
         square, piece = Square.parse(square_text), Piece.parse(piece_text)
         if piece.colour not in START_COLOUR.values():
             raise RuleError(
-                f"the {piece} cannot start on the board: each side starts with its "
-                "green or clear trio (X5)"
+                refusal(
+                    "autumn_ash.setup.not-a-start-piece",
+                    "the %(piece)s cannot start on the board: each side starts with its "
+                    "green or clear trio (X5)",
+                    piece=piece.message,
+                )
             )
         if piece in seen:
-            raise RuleError(f"the {piece} is placed twice: there is one of it (X5)")
+            raise RuleError(
+                refusal(
+                    "autumn_ash.setup.twice",
+                    "the %(piece)s is placed twice: there is one of it (X5)",
+                    piece=piece.message,
+                )
+            )
         if stacks[square.index]:
             raise RuleError(
                 refusal(
@@ -1009,9 +1139,15 @@ def start_position(
         stacks[square.index] = (piece,)
     missing = [Piece(c, s) for c in START_COLOUR.values() for s in SIZES if Piece(c, s) not in seen]
     if missing:
-        raise RuleError(f"place every start piece first: {', '.join(map(str, missing))} missing")
+        raise RuleError(
+            refusal(
+                "autumn_ash.setup.missing",
+                "place every start piece first: %(pieces)s missing",
+                pieces=_listed([p.message for p in missing]),
+            )
+        )
     if first not in SIDES:
-        raise RuleError(f"{first!r} is not a side: rainbow or xeno")
+        raise RuleError(_not_a_side(first))
     board = tuple(stacks)
     return Position(board, _stash_left(board), first, (0, 0), beginner)
 
@@ -1031,14 +1167,30 @@ def _enter(position: Position, entry: Entry) -> Position:
     corner = entry.square
     if corner not in CORNERS:
         raise IllegalMove(
-            f"a new piece enters on an empty corner (A1, E1, A6, E6), not {corner} (X6)"
+            refusal(
+                "autumn_ash.enter.not-a-corner",
+                "a new piece enters on an empty corner (A1, E1, A6, E6), not %(square)s (X6)",
+                square=str(corner),
+            )
         )
     if not position.in_stash(piece):
-        raise IllegalMove(f"there is no {piece} in the stash to enter at {corner} (X6)")
+        raise IllegalMove(
+            refusal(
+                "autumn_ash.enter.none-left",
+                "there is no %(piece)s in the stash to enter at %(square)s (X6)",
+                piece=piece.message,
+                square=str(corner),
+            )
+        )
     if position.stacks[corner.index]:
         raise IllegalMove(
-            f"the {piece} cannot enter at {corner}: the corner holds the "
-            f"{position.stacks[corner.index][-1]} (X6)"
+            refusal(
+                "autumn_ash.enter.corner-taken",
+                "the %(piece)s cannot enter at %(square)s: the corner holds the %(there)s (X6)",
+                piece=piece.message,
+                square=str(corner),
+                there=position.stacks[corner.index][-1].message,
+            )
         )
     stacks = list(position.stacks)
     stacks[corner.index] = (piece,)

@@ -110,12 +110,24 @@ def order_groups(
     """
     if not isinstance(revealed, Mapping) or not isinstance(piles, Mapping):
         raise RuleError(
-            f"play order needs the revealed cards and the piles by player, "
-            f"got {type(revealed).__name__} and {type(piles).__name__}"
+            refusal(
+                "autumn_leaves.order.arguments",
+                "play order needs the revealed cards and the piles by player, "
+                "got %(revealed)s and %(piles)s",
+                revealed=type(revealed).__name__,
+                piles=type(piles).__name__,
+            )
         )
     for name, pile in piles.items():
         if isinstance(pile, str | bytes) or not isinstance(pile, Sequence):
-            raise RuleError(f"{name}'s pile {pile!r} is not a list of cards (bottom to top)")
+            raise RuleError(
+                refusal(
+                    "autumn_leaves.order.pile",
+                    "%(player)s's pile %(pile)s is not a list of cards (bottom to top)",
+                    player=str(name),
+                    pile=repr(pile),
+                )
+            )
     cards = {name: copies(card) for name, card in revealed.items()}
     stacks = {name: tuple(copies(card) for card in pile) for name, pile in piles.items()}
     check_composition([*cards.values(), *(c for pile in stacks.values() for c in pile)])
@@ -275,18 +287,40 @@ def hand_score(pile_size: int, highest_in_hand: int | None, *, winner: bool) -> 
     :class:`InvalidCard` for a highest card that is not a rank 1..10.
     """
     if isinstance(pile_size, bool) or not isinstance(pile_size, int) or pile_size < 0:
-        raise RuleError(f"{pile_size!r} is not a leaf pile size (a whole number, 0 or more)")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.pile.not-a-size",
+                "%(size)s is not a leaf pile size (a whole number, 0 or more)",
+                size=repr(pile_size),
+            )
+        )
     if pile_size > DECK_SIZE:
-        raise RuleError(f"a leaf pile of {pile_size} cards is impossible: the deck has {DECK_SIZE}")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.pile.too-big",
+                "a leaf pile of %(size)s cards is impossible: the deck has %(deck)s",
+                size=pile_size,
+                deck=DECK_SIZE,
+            )
+        )
     if winner:
         if highest_in_hand is not None:
             raise RuleError(
-                f"the winner emptied their hand, so they cannot hold "
-                f"{article(highest_in_hand)} {highest_in_hand}"
+                refusal(
+                    "autumn_leaves.hand.winner-holds",
+                    "the winner emptied their hand, so they cannot hold %(article)s %(card)s",
+                    article=article(highest_in_hand),
+                    card=highest_in_hand,
+                )
             )
         return -pile_size  # A8
     if highest_in_hand is None:
-        raise RuleError("a player who did not win still holds cards: enter their highest card")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.hand.highest-missing",
+                "a player who did not win still holds cards: enter their highest card",
+            )
+        )
     return max(0, copies(highest_in_hand) - pile_size)  # A8
 
 
@@ -702,7 +736,12 @@ def new_game(players: Sequence[str], seed: int = 0) -> State:
     not an integer.
     """
     if isinstance(players, str):
-        raise RuleError("players must be a list of names, not one string")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.players.one-string",
+                "players must be a list of names, not one string",
+            )
+        )
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError(
@@ -734,7 +773,13 @@ def new_game(players: Sequence[str], seed: int = 0) -> State:
             )
         )
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RuleError(f"the seed must be a whole number, not {seed!r}")
+        raise RuleError(
+            refusal(
+                "autumn_leaves.seed.not-a-number",
+                "the seed must be a whole number, not %(seed)s",
+                seed=repr(seed),
+            )
+        )
     return _deal(names, seed, 1, ())
 
 

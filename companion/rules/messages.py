@@ -133,6 +133,15 @@ def marked(text: str) -> str:
     return text
 
 
+def named(id: str, default: str, /) -> Message:
+    """A name a screen shows, such as a game's title ("Score pad"): a
+    :class:`Message` with no parameters, worded where shown (keyword
+    ``named:1c,2``). ``str()`` is the English name, which stored and exported
+    data keep; a proper name ("Venture") reads the same in every language.
+    """
+    return Message(id, default)
+
+
 def plain(words: str) -> Message:
     """English words that were not yet given an id: shown as they are in every
     language until someone gives them one (see docs/languages.md)."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from .errors import RuleError
+from .messages import refusal
 from .solitaire import STANDARD, Deal, Move, State, new_game, replay
 
 LEVELS = ("easy", "medium", "hard")
@@ -124,7 +125,13 @@ def pick(kind: str, rng: random.Random, table: DealTable | None = None) -> int:
     else:
         raise RuleError(f"{kind!r} is not a kind of deal: choose {', '.join(KINDS)}")
     if not seeds:
-        raise RuleError(f"there are no {kind} deals in the table yet")
+        raise RuleError(
+            refusal(
+                "solitaire.deals.none-of-kind",
+                "there are no %(kind)s deals in the table yet",
+                kind=str(kind),
+            )
+        )
     return rng.choice(seeds)
 
 

@@ -29,8 +29,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from urllib.parse import quote
+
+from companion.i18n import LANGUAGES, catalog
 
 from .results import ResultLine, name_key
 from .summaries import LOST, SHARED, WON, Summary
@@ -139,9 +142,24 @@ def play_id(token: str) -> str:
 
 
 def scorepad_name(title: str) -> str:
-    """A score pad's game: the table's title, unless it is the default one."""
-    default = "Score pad, "
-    return "Score pad" if not title.strip() or title.startswith(default) else title.strip()
+    """A score pad's game: the table's title, unless it is a default one, in
+    whatever language the host's phone named it ("Wertungsblock, 28. Nov.")."""
+    name = title.strip()
+    return "Score pad" if not name or name.startswith(_scorepad_defaults()) else name
+
+
+@cache
+def _scorepad_defaults() -> tuple[str, ...]:
+    """How a score pad's default name begins in each language (``"Score pad, "``):
+    the default name's words (``companion/web/table_names.py``) up to its date."""
+    from .games.scorepad import KIND  # the games import the rules: only when asked
+
+    starts = set()
+    for code in LANGUAGES:
+        words = catalog(code)
+        game = words.pgettext(KIND.title.id, KIND.title.default)
+        starts.add(words.gettext("%(game)s, %(date)s") % {"game": game, "date": ""})
+    return tuple(sorted(starts))
 
 
 def local_time(moment: datetime) -> datetime:

@@ -10,6 +10,7 @@ row is locked while the first one writes).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -64,15 +65,18 @@ def _carry_phones(session: Session, old: TableRow, new: TableRow) -> None:
 class RematchMixin(SeatsMixin):
     """Starting the next game of a finished table."""
 
-    def rematch(self, token: str, device: str | None) -> TableView:
+    def rematch(
+        self, token: str, device: str | None, name: Callable[[str], str] = next_title
+    ) -> TableView:
         """The next game of the finished table at ``token``, started by the
-        host's phone ``device``: the one already started, or a new one.
+        host's phone ``device``: the one already started, or a new one, named
+        ``name(old name)`` (the web layer numbers it in the host's language).
 
         Raises :class:`TableError` when ``device`` is not the host's phone or
         the game is not over, :class:`NoSuchTable` for a wrong address.
         """
         try:
-            return self._rematch(token, device)
+            return self._rematch(token, device, name)
         except IntegrityError:
             # On a database that does not lock the row, the other tap's
             # table won: it is the rematch.
@@ -83,7 +87,7 @@ class RematchMixin(SeatsMixin):
                     raise
                 return _view(existing)
 
-    def _rematch(self, token: str, device: str | None) -> TableView:
+    def _rematch(self, token: str, device: str | None, name: Callable[[str], str]) -> TableView:
         with self._write() as session:
             old = session.scalar(select(TableRow).where(TableRow.token == token).with_for_update())
             if old is None or old.token != token:
@@ -118,7 +122,7 @@ class RematchMixin(SeatsMixin):
                 table.game,
                 next_players(table.game, table.players),
                 table.options,
-                next_title(table.title),
+                name(table.title),
                 None,
             )
             session.add(new)

@@ -14,7 +14,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion.tables.checks import shown_safely
 from companion.tables.games import load as load_games
-from companion.tables.store import NoSuchTable, TableError, TableView
+from companion.tables.store import NoSuchTable, TableError, TableView, plain_text
 
 from . import sentence, store
 from .games import FormError
@@ -22,6 +22,7 @@ from .games import load as load_screens
 from .i18n import gettext, message_of, words
 from .imports import MAX_IMPORT_BYTES, import_upload
 from .ratelimit import import_limit, new_table_limit, record_failure, too_many_attempts
+from .table_names import default_name
 from .viewer import device_id, known_device
 
 bp = Blueprint("home", __name__)
@@ -99,7 +100,9 @@ def new_table(game: str) -> Any:
     players = tuple(p for p in players if p)
     try:
         options = screen.parse_options(form, players)
-        table = store().create_table(game, players, options, form.get("title", ""))
+        typed = form.get("title", "")
+        title = typed if plain_text(typed) else default_name(kind)  # in the host's words
+        table = store().create_table(game, players, options, title)
     except (FormError, TableError) as exc:
         return (
             render_template(

@@ -14,7 +14,7 @@ values (an id, parameters, English words) and are worded here by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import flask_babel  # type: ignore[import-untyped]
 from flask import Flask, current_app, request
@@ -41,14 +41,23 @@ def offered() -> dict[str, str]:
 
 def choose_language() -> str:
     """This request's language: the phone's choice, else its browser's."""
-    chosen = request.cookies.get(COOKIE, "")
-    languages = offered()
+    return pick_language(
+        request.cookies.get(COOKIE, ""),
+        (wanted for wanted, _quality in request.accept_languages),
+        offered(),
+    )
+
+
+def pick_language(chosen: str, wanted: Iterable[str], languages: Collection[str]) -> str:
+    """The language for a phone that ``chose`` one (its cookie) and whose
+    browser asks for ``wanted`` (``Accept-Language``, most wanted first),
+    among ``languages``: no Flask needed (``outage.py`` asks before Flask)."""
     if chosen in languages:
         return chosen
     # The browser's languages, most wanted first: the same language, else the
     # same main tag ("pt-PT" is best served Brazilian Portuguese, "de-AT" German).
-    for wanted, _quality in request.accept_languages:
-        tag = wanted.replace("-", "_").lower()
+    for asked in wanted:
+        tag = asked.replace("-", "_").lower()
         for code in LANGUAGES:
             if code.lower() == tag:
                 return code

@@ -23,15 +23,23 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import exc as sa
+from werkzeug.wrappers import Request
+
+from companion.i18n import LANGUAGES, catalog
+from companion.rules.messages import marked
+
+from .i18n import COOKIE, pick_language
 
 #: Seconds a phone waits before it asks again (``Retry-After``): a database
 #: restart or a failover takes a few.
 RETRY_AFTER_SECONDS = 3
 
-#: The words every outage answer says, for people and for the phone's queue.
-WAITING = (
+#: The words every outage answer says, for people and for the phone's queue
+#: (marked: the bare answer below says them in the phone's language).
+WAITING = marked(
     "Waiting for the table: the host's database is not answering just now (it may be restarting)."
 )
+TRY_AGAIN = marked("Try again in a few seconds.")
 
 _log = logging.getLogger("companion.outage")
 
@@ -124,7 +132,7 @@ class OutageGuard:
             if not database_unavailable(error):
                 raise
             note(error)
-            body = f"{WAITING} Try again in a few seconds.\n".encode()
+            body = waiting_words(environ).encode()
             start_response(
                 "503 Service Unavailable",
                 [
@@ -135,6 +143,16 @@ class OutageGuard:
                 ],
             )
             return [body]
+
+
+def waiting_words(environ: dict[str, Any]) -> str:
+    """The outage answer's words in the phone's language (its remembered
+    choice, else its browser's), read from the request as it came: no
+    database and no Flask, which may be what is not answering."""
+    request = Request(environ)
+    wanted = (tag for tag, _quality in request.accept_languages)
+    words = catalog(pick_language(request.cookies.get(COOKIE, ""), wanted, LANGUAGES))
+    return f"{words.gettext(WAITING)} {words.gettext(TRY_AGAIN)}\n"
 
 
 def host_is_sound(host: str) -> bool:

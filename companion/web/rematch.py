@@ -18,6 +18,7 @@ from companion.tables.store import NoSuchTable, TableError
 from . import sentence, store
 from .board import render_board
 from .i18n import message_of
+from .table_names import next_name
 from .viewer import known_device, viewer_for
 
 bp = Blueprint("rematch", __name__)
@@ -27,7 +28,7 @@ bp = Blueprint("rematch", __name__)
 def rematch(token: str) -> Any:
     """The host's phone starts the next game; every phone follows it."""
     try:
-        new = store().rematch(token, known_device())
+        new = store().rematch(token, known_device(), next_name)
     except NoSuchTable:
         abort(404)
     except TableError as exc:

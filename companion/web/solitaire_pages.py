@@ -307,7 +307,8 @@ def new() -> Any:
     name = " ".join(form.get("name", "").split())[:24] or "Solo"
     try:
         options = load_screens()[GAME].parse_options(form, (name,))
-        table = store().create_table(GAME, [name], options, f"Solitaire #{options['deal']}")
+        title = gettext("Solitaire #%(deal)s", deal=options["deal"])  # in the dealer's words
+        table = store().create_table(GAME, [name], options, title)
     except (FormError, TableError) as exc:
         return index(error=sentence(message_of(exc)), form=form, status=422)
     # The phone that deals is the host, as at any new table: Play again, delete,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import actions
+from companion.rules.messages import Message
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,9 @@ class GameKind:
     """
 
     key: str
-    title: str
+    #: The game's name for people, worded where it is shown; ``str()`` is the
+    #: English name, the one stored and exported data keep.
+    title: Message
     min_players: int
     max_players: int
     new_state: Callable[[tuple[str, ...], Mapping[str, Any], int], Any]

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.rules import autumn_ash
 from companion.rules.errors import RuleError
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named, refusal
 
 from . import GameKind, applier
 
@@ -29,17 +29,39 @@ RULES = ("standard", "beginner")
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     if len(players) != 2:
-        raise RuleError(f"Autumn Ash is for 2 players, not {len(players)}")
+        raise RuleError(
+            refusal(
+                "autumn_ash.players.two", "Autumn Ash is for 2 players, not %(n)s", n=len(players)
+            )
+        )
     rainbow = options.get("rainbow", players[0])
     if rainbow not in players:
-        raise RuleError(f"{rainbow!r} is not one of the players, so cannot play Rainbow")
+        raise RuleError(
+            refusal(
+                "autumn_ash.options.rainbow",
+                "%(name)s is not one of the players, so cannot play Rainbow",
+                name=repr(rainbow),
+            )
+        )
     xeno = players[1] if rainbow == players[0] else players[0]
     mode = options.get("mode", "race")
     if mode not in MODES:
-        raise RuleError(f"{mode!r} is not an Autumn Ash mode: race or board")
+        raise RuleError(
+            refusal(
+                "autumn_ash.options.mode",
+                "%(mode)s is not an Autumn Ash mode: race or board",
+                mode=repr(mode),
+            )
+        )
     rules = options.get("rules", "standard")
     if rules not in RULES:
-        raise RuleError(f"{rules!r} is not an Autumn Ash rule set: standard or beginner")
+        raise RuleError(
+            refusal(
+                "autumn_ash.options.rules",
+                "%(rules)s is not an Autumn Ash rule set: standard or beginner",
+                rules=repr(rules),
+            )
+        )
     if mode == "board":
         text = options.get("position")  # a game under way: its position text
         position = autumn_ash.Position.parse(text) if text else None
@@ -51,7 +73,7 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
 
 KIND = GameKind(
     key="autumn_ash",
-    title="Autumn Ash",
+    title=named("game.autumn_ash", "Autumn Ash"),
     min_players=2,
     max_players=2,
     new_state=_new_state,

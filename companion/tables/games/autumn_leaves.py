@@ -12,7 +12,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import autumn_leaves
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named
 
 from . import GameKind, applier, logged
 
@@ -70,7 +70,7 @@ def _withdraw(state: autumn_leaves.State, player: str) -> dict[str, Any] | None:
 
 KIND = GameKind(
     key="autumn_leaves",
-    title="Autumn Leaves",
+    title=named("game.autumn_leaves", "Autumn Leaves"),
     min_players=autumn_leaves.MIN_PLAYERS,
     max_players=autumn_leaves.MAX_PLAYERS,
     new_state=_new_state,

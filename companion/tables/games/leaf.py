@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import leaf
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named
 
 from . import GameKind, applier
 
@@ -17,7 +17,7 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
 
 KIND = GameKind(
     key="leaf",
-    title="Leaf scoring",
+    title=named("game.leaf", "Leaf scoring"),
     min_players=2,
     max_players=4,
     new_state=_new_state,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import north_wind
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named
 
 from . import GameKind, applier
 
@@ -21,7 +21,7 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
 
 KIND = GameKind(
     key="north_wind",
-    title="Leaf solo: the North Wind",
+    title=named("game.north_wind", "Leaf solo: the North Wind"),
     min_players=1,
     max_players=1,
     new_state=_new_state,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import pairs
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named
 
 from . import GameKind, applier
 
@@ -23,7 +23,7 @@ def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) 
 
 KIND = GameKind(
     key="pairs",
-    title="Pairs",
+    title=named("game.pairs", "Pairs"),
     min_players=2,
     max_players=8,
     new_state=_new_state,

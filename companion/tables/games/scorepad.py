@@ -6,7 +6,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import scorepad
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named
 
 from . import GameKind, applier
 
@@ -30,7 +30,7 @@ def _depends_on(pad: scorepad.ScorePad, action: Mapping[str, Any]) -> Hashable |
 
 KIND = GameKind(
     key="scorepad",
-    title="Score pad",
+    title=named("game.scorepad", "Score pad"),
     min_players=1,
     max_players=12,
     new_state=_new_state,

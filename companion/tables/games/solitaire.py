@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.rules import solitaire
 from companion.rules.errors import RuleError
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named, refusal
 
 from . import GameKind, applier
 
@@ -24,19 +24,30 @@ def deal_number(options: Mapping[str, Any], seed: int) -> int:
     """The deal a table plays; raises RuleError for a bad number in the options."""
     deal = options.get("deal", seed)
     if isinstance(deal, bool) or not isinstance(deal, int) or not 0 <= deal <= MAX_DEAL:
-        raise RuleError(f"a deal number is a whole number from 0 to {MAX_DEAL}, not {deal!r}")
+        raise RuleError(
+            refusal(
+                "solitaire.options.deal",
+                "a deal number is a whole number from 0 to %(most)s, not %(deal)s",
+                most=MAX_DEAL,
+                deal=repr(deal),
+            )
+        )
     return deal
 
 
 def _new_state(players: tuple[str, ...], options: Mapping[str, Any], seed: int) -> Any:
     if len(players) != 1:
-        raise RuleError(f"solitaire is for one player, not {len(players)}")
+        raise RuleError(
+            refusal(
+                "solitaire.players.one", "solitaire is for one player, not %(n)s", n=len(players)
+            )
+        )
     return solitaire.new_game(deal_number(options, seed))
 
 
 KIND = GameKind(
     key="solitaire",
-    title="Autumn Leaves solitaire",
+    title=named("game.solitaire", "Autumn Leaves solitaire"),
     min_players=1,
     max_players=1,
     new_state=_new_state,

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.rules import venture
-from companion.rules.messages import marked
+from companion.rules.messages import marked, named
 
 from . import GameKind, applier, logged
 
@@ -56,7 +56,7 @@ def _withdraw(state: venture.State, player: str) -> dict[str, Any] | None:
 
 KIND = GameKind(
     key="venture",
-    title="Venture",
+    title=named("game.venture", "Venture"),
     min_players=venture.MIN_PLAYERS,
     max_players=venture.MAX_PLAYERS,
     new_state=_new_state,
