@@ -294,9 +294,9 @@ def test_a_strangers_backup_at_100000_events_reads_no_rows_and_is_fast(
     try:
         took = []
         for _ in range(3):
-            started = time.perf_counter()
+            started = time.thread_time()
             answer = phone.client.get("/backup")
-            took.append(time.perf_counter() - started)
+            took.append(time.thread_time() - started)
             assert answer.status_code == 200
     finally:
         event.remove(store.engine, "before_cursor_execute", seen)
@@ -305,7 +305,9 @@ def test_a_strangers_backup_at_100000_events_reads_no_rows_and_is_fast(
     # The database chose the rows: every read of the events names the group.
     reads = [s for s in statements if re.search(r"FROM events\b", s)]
     assert reads and all("WHERE" in s for s in reads), reads
-    # Milliseconds of work (it was seconds): a bound no busy machine misses.
+    # Milliseconds of work (it was seconds). Counted in this thread's CPU time,
+    # not the wall clock: a busy machine (load 48, once) stretches the wall
+    # clock past any bound, but not the work the request itself does.
     assert sorted(took)[1] < 1.0, took
 
 
