@@ -272,6 +272,97 @@ async def open_table_from(port: int, phones: int, n: int) -> load.Table:
 
 PHASES = ("quiet", "abused")
 SERVER_ROOT = [0]  # the server's first process (set once it is up)
+PROFILE_DIR: list[Path | None] = [None]  # --profile
+
+
+def serving_pids() -> list[int]:
+    """The processes that serve the phones: ``leafpile`` itself, or
+    deploy/serve's gunicorn workers (not their masters, nginx or job workers)."""
+    found = []
+    for pid in [SERVER_ROOT[0], *load.descendants(SERVER_ROOT[0])]:
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            parent_command = Path(f"/proc/{parent}/cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if b"companion.cli" in command or (
+            b"gunicorn" in command and b"gunicorn" in parent_command
+        ):
+            found.append(pid)
+    return found
+
+
+async def _profile_phase(name: str, seconds: float) -> None:
+    """``--profile DIR``: py-spy samples each serving process over the phase
+    (collapsed stacks, ``DIR/<phase>-<pid>.txt``; read them with
+    ``benchmarks/abuse.py --read-profile DIR``)."""
+    folder = PROFILE_DIR[0]
+    if folder is None:
+        return
+    spy = Path(sys.executable).with_name("py-spy")
+    samplers = [
+        await asyncio.create_subprocess_exec(
+            str(spy),
+            "record",
+            "--nonblocking",
+            "--rate",
+            "50",
+            "--format",
+            "raw",
+            "--duration",
+            str(int(seconds)),
+            "--pid",
+            str(pid),
+            "--output",
+            str(folder / f"{name}-{pid}.txt"),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        for pid in serving_pids()
+    ]
+    for sampler in samplers:
+        await sampler.wait()
+
+
+def read_profile(folder: Path, top: int = 40) -> str:
+    """The sampled stacks of ``--profile``, summed by the app's own frames:
+    for each phase, the share of samples under each route and each app function."""
+    lines = []
+    for phase in PHASES:
+        by_route: Counter[str] = Counter()
+        by_frame: Counter[str] = Counter()
+        total = 0
+        for path in sorted(folder.glob(f"{phase}-*.txt")):
+            for row in path.read_text().splitlines():
+                stack, _, count_text = row.rpartition(" ")
+                if not count_text.isdigit():
+                    continue
+                count = int(count_text)
+                total += count
+                frames = stack.split(";")
+                views = [f for f in frames if "companion/web/" in f]
+                by_route[views[0].split(" ")[0] if views else _idle_or_other(frames)] += count
+                seen = set()
+                for frame in frames:
+                    if ("companion/" in frame or "printables/" in frame) and frame not in seen:
+                        seen.add(frame)
+                        by_frame[frame] += count
+        lines.append(f"== {phase}: {total} samples")
+        for key, count in by_route.most_common(top):
+            lines.append(f"{100 * count / max(total, 1):5.1f}%  {key}")
+        lines.append("-- app frames (inclusive)")
+        for key, count in by_frame.most_common(top):
+            lines.append(f"{100 * count / max(total, 1):5.1f}%  {key}")
+    return "\n".join(lines)
+
+
+def _idle_or_other(frames: list[str]) -> str:
+    joined = ";".join(frames)
+    for mark in ("hub", "wait", "select", "poll", "epoll"):
+        if f"{mark} (" in joined.split(";")[-1]:
+            return "(idle: the loop waits)"
+    return "(outside a view) " + frames[-1][:80]
 
 
 def server_cpu() -> dict[int, tuple[int, float]]:
@@ -329,6 +420,7 @@ async def _stream_phase(
     tasks = [load.trivial(port, results, start, end), honest_solver(port, abuse, start, end)]
     tasks += [abuser(port, source, abuse, start, end) for source in ABUSERS[:abusers]]
     tasks.append(_cpu_of_phase(abuse, start, end))
+    tasks.append(_profile_after(start, "abused" if abusers else "quiet", seconds))
     for table in opened:
         for index in range(len(table.phones)):
             tasks.append(push.until(end + 2, push.stream_loop(table, index, stats, ready, end + 2)))
@@ -344,6 +436,11 @@ async def _stream_phase(
     if late:
         stats.error(f"delivery later than {push.LATE_SECONDS:g} s")
     return results, stats, abuse
+
+
+async def _profile_after(start: float, name: str, seconds: float) -> None:
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    await _profile_phase(name, seconds)
 
 
 async def _cpu_of_phase(abuse: Abuse, start: float, end: float) -> None:
@@ -477,7 +574,21 @@ def main(argv: list[str] | None = None) -> int:
         help="niceness of this client (phones and abusers) once the server is up",
     )  # fmt: skip
     parser.add_argument("--keep-log", metavar="FILE", help="copy the server's log to FILE")
+    parser.add_argument(
+        "--profile", metavar="DIR", type=Path,
+        help="sample the serving processes with py-spy in each phase (stacks into DIR)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--read-profile", metavar="DIR", type=Path,
+        help="only print what --profile's stacks in DIR add up to, and stop",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.read_profile:
+        print(read_profile(args.read_profile))
+        return 0
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        PROFILE_DIR[0] = args.profile
     PAUSE_AFTER_REFUSAL[0] = args.pause
     if not 0 <= args.abusers <= len(ABUSERS):
         raise SystemExit(f"--abusers: 0 to {len(ABUSERS)}")

@@ -146,6 +146,30 @@ class WorkerPool:
 POOL = WorkerPool()
 
 
+def use_processes() -> bool:
+    """Whether jobs go to worker processes here: on a gevent server (where a
+    thread would share the loop's interpreter), unless
+    ``LEAFPILE_JOB_PROCESSES=0``; anywhere with ``LEAFPILE_JOB_PROCESSES=1``."""
+    from .cooperative import _gevent_server
+
+    processes = os.environ.get("LEAFPILE_JOB_PROCESSES", "").strip()
+    return processes == "1" or (processes != "0" and _gevent_server())
+
+
+class CannotTravel(Exception):
+    """The work or its arguments cannot go to a worker process: run it here."""
+
+
+def in_worker_process(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``work(*args, **kwargs)`` in a worker process; :class:`CannotTravel`
+    when it cannot go there (the caller runs it itself), :class:`JobFailed`
+    when the worker died."""
+    try:
+        return POOL.run(work, args, kwargs)
+    except _Unpicklable as exc:
+        raise CannotTravel() from exc
+
+
 def in_worker(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``work(*args, **kwargs)`` in a worker process of lower priority; when
     the work cannot travel there, in a native thread of this gevent server

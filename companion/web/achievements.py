@@ -22,6 +22,7 @@ from companion.tables.results import Scope
 from companion.tables.store import Store
 
 from . import store
+from .costly import drawn_in_a_worker
 from .groups import scope
 from .i18n import words
 from .ratelimit import records_limit
@@ -59,6 +60,7 @@ def collect(source: Store, scope: Scope = None) -> Record:
 
 @bp.get("/achievements")
 @records_limit
+@drawn_in_a_worker  # issue 42: drawn in a job worker, not by the serving process
 def page() -> Any:
     record = collect(store(), scope())
     groups = [(g, [a for a in nw.ACHIEVEMENTS if a.group == g]) for g in nw.ACHIEVEMENT_GROUPS]

@@ -27,6 +27,14 @@ its holder ends, however it ends (a worker killed mid-job leaves no stale
 lease behind). Workers on several machines would each have their own slots;
 that is the point: the limit protects one machine's cores.
 
+Pages that read the database and draw (issue 42: the records pages and
+their CSVs, the achievements, a browser's backup) are drawn in a job
+worker too (:func:`drawn_in_a_worker`): the worker builds an app of its
+own, with a store of its own, once, and draws the page for the request's
+own cookies and headers; the serving process only passes the answer on.
+Under a flood of them the serving process had spent a quarter of its CPU
+drawing them (a py-spy profile of ``benchmarks/abuse.py --profile``).
+
 PDFs are cached on disk by their options (``pdf-cache/<etag>.pdf``), shared
 by the workers: the same kit is built once, and a phone that has it gets
 ``304 Not Modified`` for its ``ETag``.
@@ -36,8 +44,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import math
 import os
+import pickle
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -46,8 +57,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from filelock import FileLock, Timeout
-from flask import Response, current_app, has_request_context, request
-from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
+from flask import Flask, Response, current_app, has_request_context, request
+from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
 from companion.cooperative import off_the_loop
 
@@ -70,6 +81,17 @@ LIGHT_SECONDS = 3
 #: light again for its first job or two of each new minute, and six of them
 #: kept the kept slot busy about a third of the time.
 HEAVY_MEMORY_SECONDS = 300
+
+
+#: The jobs the light clients' slot is not for: it is kept for a phone's hint
+#: or "Winnable?" (a second or two). A zip, a PDF, an import, a backup or a
+#: records page waits for a regular slot: in the kept slot they had run beside
+#: the regular ones, two costly jobs at once on a 2-core machine (issue 42).
+HEAVY_JOBS = frozenset(
+    {"print.download", "print.images", "home.import_table", "exports.download_backup",
+     "exports.all_plays", "records.export_csv", "records.index", "records.player",
+     "achievements.page"}
+)  # fmt: skip
 
 
 def default_job_slots() -> int:
@@ -128,21 +150,25 @@ def _job_client() -> str | None:
 
 
 @contextmanager
-def job_slot(client: str | None = None) -> Iterator[None]:
+def job_slot(client: str | None = None, *, light_ok: bool | None = None) -> Iterator[None]:
     """Hold one of the server's job slots for the block, or refuse at once.
 
     ``client`` (default: the request's address) runs one job at a time and at
     most ``JOB_SECONDS_PER_MINUTE`` seconds of them a minute: 503
     (:class:`OneAtATime`) or 429 (:class:`ShareUsed`). Every slot busy: 503
-    (:class:`ServerBusy`), unless the client is light (see ``LIGHT_SECONDS``)
-    and the light clients' slot is free.
+    (:class:`ServerBusy`), unless the client is light (see ``LIGHT_SECONDS``),
+    the job is a light one (``light_ok``; default: any but the routes of
+    :data:`HEAVY_JOBS`) and the light clients' slot is free.
     """
     client = client if client is not None else _job_client()
+    if light_ok is None:
+        light_ok = not has_request_context() or request.endpoint not in HEAVY_JOBS
     folder = _folder("jobs")
     turn = None
     light = False
     if client is not None:
-        light = _check_share(client) < LIGHT_SECONDS * 10 and not _was_heavy(client)
+        used = _check_share(client)
+        light = light_ok and used < LIGHT_SECONDS * 10 and not _was_heavy(client)
         bucket = int(hashlib.sha256(client.encode()).hexdigest()[:8], 16) % CLIENT_LOCKS
         turn = _try_lock(folder / f"client-{bucket}")
         if turn is None:
@@ -219,6 +245,104 @@ def one_job(view: F) -> F:
             return view(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+#: A request's environ key, set in a job worker: the view is being drawn there.
+IN_A_WORKER = "leafpile.drawn_in_a_worker"
+_AWAY_VIEWS: dict[str, Callable[..., Any]] = {}
+_WORKER_APPS: dict[bytes, Flask] = {}
+
+
+def drawn_in_a_worker(view: F) -> F:
+    """Run the view in a job slot (as :func:`one_job`), drawn in a job worker
+    process (``companion/jobs.py``, nice +10) with an app and a store of its
+    own; the serving
+    process sends on its answer (status, headers, body: the session's cookie
+    included). Where jobs stay in the serving process (tests, a threaded
+    server, ``LEAFPILE_JOB_PROCESSES=0``, an in-memory database no other
+    process can open) the view runs here, as before. For GET views whose
+    answer depends only on the request (its URL, cookies and headers) and
+    the database: the worker never sees a request body."""
+    name = f"{view.__module__}.{view.__qualname__}"
+    _AWAY_VIEWS[name] = view
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from companion.jobs import CannotTravel, JobFailed, in_worker_process, use_processes
+
+        with job_slot():
+            if request.environ.get(IN_A_WORKER) or not use_processes() or _memory_database():
+                return view(*args, **kwargs)
+            try:
+                status, headers, body = in_worker_process(
+                    draw_view, _worker_settings(), name, _plain_environ(), kwargs
+                )
+            except CannotTravel:
+                return view(*args, **kwargs)
+            except JobFailed as exc:  # the worker died: the phone may try again
+                raise ServerBusy() from exc
+        return Response(body, status=status, headers=headers)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _memory_database() -> bool:
+    url = str(current_app.config.get("DATABASE_URL", ""))
+    return url.startswith("sqlite") and (":memory:" in url or url.rstrip("/") == "sqlite:")
+
+
+def _worker_settings() -> dict[str, Any]:
+    """The app's settings that can travel, for the worker's own app."""
+    settings: dict[str, Any] = {}
+    for key, value in current_app.config.items():
+        try:
+            pickle.dumps(value)
+        except Exception:  # e.g. a class of the app's: the worker's app has its own
+            continue
+        settings[key] = value
+    settings["INSTANCE_PATH"] = current_app.instance_path
+    settings["DATABASE_POOL"] = 1
+    return settings
+
+
+def _plain_environ() -> dict[str, str]:
+    """The request's environ without its streams and objects (a GET: no body)."""
+    return {k: v for k, v in request.environ.items() if isinstance(v, str)}
+
+
+def draw_view(
+    settings: dict[str, Any], name: str, environ: dict[str, str], kwargs: dict[str, Any]
+) -> tuple[int, list[tuple[str, str]], bytes]:
+    """In a job worker: the view ``name`` for this request, drawn by the
+    worker's own app (built once for these settings)."""
+    key = pickle.dumps(sorted(settings.items(), key=lambda item: item[0]))
+    app = _WORKER_APPS.get(key)
+    if app is None:
+        app = _worker_app(settings)
+        _WORKER_APPS.clear()  # one app a worker: the server's
+        _WORKER_APPS[key] = app
+    full: dict[str, Any] = dict(environ)
+    full.update({"wsgi.input": io.BytesIO(), "wsgi.errors": sys.stderr, IN_A_WORKER: True})
+    with app.request_context(full):
+        try:
+            response = app.make_response(_AWAY_VIEWS[name](**kwargs))
+        except HTTPException as exc:  # a 404, say: the app's own error page
+            response = app.make_response(app.handle_user_exception(exc))
+        response = app.process_response(response)
+        return response.status_code, list(response.headers.items()), response.get_data()
+
+
+def _worker_app(settings: dict[str, Any]) -> Flask:
+    """The worker's app. Its store skips making the schema: the serving
+    process has made it, and on SQLite making it takes the one write lock,
+    which a process at nice +10 on a busy machine may hold for long."""
+    from unittest import mock
+
+    from companion.app import create_app
+
+    with mock.patch("companion.tables.core._create_schema", lambda engine: None):
+        app: Flask = create_app(settings)
+    return app
 
 
 def _code_version() -> str:

@@ -31,7 +31,7 @@ from companion.tables.store import NoSuchTable
 from companion.tables.summaries import summarise
 
 from . import store
-from .costly import one_job
+from .costly import drawn_in_a_worker
 from .groups import is_operator, scope
 from .i18n import gettext
 from .plays import bgg_ids, play_of
@@ -71,7 +71,7 @@ def table_plays(token: str) -> Any:
 
 @bp.get("/records/plays.csv")
 @records_limit
-@one_job
+@drawn_in_a_worker
 def all_plays() -> Any:
     """Every finished play this browser's group may read (the records' rule:
     its own tables; every table only for the operator)."""
@@ -86,7 +86,7 @@ def all_plays() -> Any:
 
 @bp.get("/backup")
 @backup_limit
-@one_job
+@drawn_in_a_worker
 def download_backup() -> Any:
     """The tables this browser hosts, chosen by the database (an indexed query
     a table), in one of the server's job slots and within the backup limit:

@@ -41,7 +41,7 @@ from companion.tables.store import MAX_NAME_LENGTH, plain_text
 
 from . import store
 from .charts import line_chart
-from .costly import one_job
+from .costly import drawn_in_a_worker
 from .groups import OPERATOR_KEY, is_operator, operator_mark, operator_token, rename_scope, scope
 from .i18n import gettext
 from .ratelimit import operator_limit, records_limit
@@ -192,6 +192,7 @@ def _index_context() -> dict[str, Any]:
 
 @bp.get("/records")
 @records_limit
+@drawn_in_a_worker
 def index() -> Any:
     # What a rename did comes through the session (flash), never the URL: a
     # link cannot make this page print text as if it were the site's (issue 23).
@@ -201,6 +202,7 @@ def index() -> Any:
 
 @bp.get("/records/player/<key>")
 @records_limit
+@drawn_in_a_worker
 def player(key: str) -> Any:
     if len(key) > MAX_NAME_LENGTH * 4:
         abort(404)
@@ -230,7 +232,7 @@ def player(key: str) -> Any:
 
 @bp.get("/records.csv")
 @records_limit
-@one_job
+@drawn_in_a_worker
 def export_csv() -> Any:
     out = io.StringIO()
     writer = csv.writer(out)

@@ -1,0 +1,92 @@
+"""The records pages, their CSVs, the achievements and a browser's backup are
+drawn in a job worker, and the light clients' slot is for hints (issue 42).
+
+Under the abuse benchmark's flood the serving process spent about a quarter
+of its CPU drawing records pages, CSVs and backups (a py-spy profile), while
+every phone waited for it. Now a worker process of lower priority draws them
+with an app and a store of its own (``costly.drawn_in_a_worker``): these
+tests pin that the worker's answer is the one the serving process would
+have given, for the same browser, and that a zip or an import no longer
+runs in the slot kept for a phone's hint.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from companion import jobs
+from companion.web import costly
+
+PAGES = ["/records", "/achievements", "/records.csv", "/records/plays.csv"]
+TOKENS = re.compile(r'name="csrf_token" value="[^"]+"')
+
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch):
+    pool = jobs.WorkerPool()
+    monkeypatch.setattr(jobs, "POOL", pool)
+    yield pool
+    pool.stop()
+
+
+def _answers(phone, monkeypatch, setting: str) -> dict[str, tuple[int, str]]:
+    monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", setting)
+    found = {}
+    for url in [*PAGES, "/backup", "/records/player/nobody"]:
+        answer = phone.client.get(url)
+        found[url] = (answer.status_code, TOKENS.sub("", answer.get_data(as_text=True)))
+    return found
+
+
+def test_a_worker_draws_the_records_pages_and_the_backup_as_the_server_would(
+    app, phone, workers, monkeypatch
+):
+    made = phone.post("/new/scorepad", {"player1": "Ana", "player2": "Ben"}, htmx=False)
+    token = made.headers["Location"].rsplit("/t/", 1)[1]
+    here = _answers(phone, monkeypatch, "0")
+    assert workers.done == 0
+    there = _answers(phone, monkeypatch, "1")
+    assert workers.done == len(there)  # the unknown player's 404 too
+    for url in PAGES:
+        assert there[url] == here[url], url
+        assert there[url][0] == 200
+    assert there["/records/player/nobody"][0] == here["/records/player/nobody"][0] == 404
+    backups = [json.loads(answers["/backup"][1]) for answers in (here, there)]
+    for backup in backups:
+        backup.pop("created_at")
+    assert backups[0] == backups[1]
+    tables = backups[1]["tables"]["tables"]
+    assert [row[tables["columns"].index("token")] for row in tables["rows"]] == [token]
+
+
+def test_a_drawn_page_still_takes_a_job_slot(app, phone, workers, monkeypatch):
+    monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", "1")
+    app.config["JOB_SLOTS"] = 1
+    with (
+        app.test_request_context(),
+        costly.job_slot(client="someone else"),
+        costly.job_slot(client="a light client"),
+    ):
+        busy = phone.client.get("/records")
+    assert busy.status_code == 503
+    assert busy.headers["Retry-After"] == str(costly.RETRY_AFTER_SECONDS)
+    assert workers.done == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "light"),
+    [("/t/abc/solitaire/hint", True), ("/t/abc/solitaire/check", True),
+     ("/print/deck.zip", False), ("/records.csv", False), ("/backup", False)],
+)  # fmt: skip
+def test_only_a_hint_or_a_check_may_run_in_the_light_clients_slot(app, path, light):
+    app.config["JOB_SLOTS"] = 1
+    with app.test_request_context(path), costly.job_slot(client="10.0.0.66"):
+        if light:
+            with costly.job_slot(client="10.0.0.5"):
+                pass  # an occasional hint: the kept slot
+        else:
+            with pytest.raises(costly.ServerBusy), costly.job_slot(client="10.0.0.5"):
+                pass  # a zip, a CSV, a backup waits for a regular slot
