@@ -389,7 +389,7 @@ def test_the_end_screen_and_records_read_german_and_polish(app, store):
     assert "przewaga: 4 punkty" in again
 
     records = _text(german.get("/records").get_data(as_text=True))
-    assert "Bestenliste" in records and "Score pad" in records
+    assert "Bestenliste" in records and "Wertungsblock" in records  # the game, in German
     key = re.search(r'/records/player/([^"]+)"', german.get("/records").get_data(as_text=True))
     assert key
     player = _text(german.get(f"/records/player/{key[1]}").get_data(as_text=True))
