@@ -43,7 +43,7 @@ from . import store
 from .charts import line_chart
 from .costly import drawn_in_a_worker
 from .groups import OPERATOR_KEY, is_operator, operator_mark, operator_token, rename_scope, scope
-from .i18n import gettext
+from .i18n import gettext, words
 from .ratelimit import operator_limit, records_limit
 from .viewer import known_device, my_tables
 
@@ -148,9 +148,9 @@ def tonight(lines: Sequence[ResultLine], now: datetime | None = None) -> list[Pl
 
 
 def game_title(game: str, variant: str = "") -> str:
-    """A game's name (a name: never translated) and its variant, in words."""
+    """A game's name and its variant, in this phone's words."""
     kind = load_games().get(game)
-    title = kind.title if kind else game
+    title = words(kind.title) if kind else game
     if not variant:
         return title
     return gettext("%(game)s (%(variant)s)", game=title, variant=_variant(variant))
