@@ -106,7 +106,7 @@ def shared_who_bar(board: BoardView, viewer: Viewer) -> str:
     watching, have the same bar. It reads nothing of the table but its
     address and players, which never change, so a new version of the table
     draws no bar again."""
-    key = (board.table.token, "who", viewer.cache_key, language())
+    key = _who_key(board, viewer, language())
     bar = _recall(key)
     if bar is None:
         bar = without_tokens(str(who_bar(board, viewer, None, False)))
@@ -149,23 +149,42 @@ def render_polled_board(snap: Snapshot, viewer: Viewer) -> Any:
 
 def cached_fragment(board: BoardView, viewer: Viewer, address: str, words: str) -> str | None:
     """The fragment a phone with this view, page address (``HX-Current-URL``'s
-    query) and language gets, with its bar, if it was drawn already; else
-    None. The board-fetch path's lean answer (``board_fetch.py``): the same
-    keys as :func:`render_polled_board`, so the same string."""
+    query) and language gets, with its bar, if the board and the bar were
+    drawn already; else None. The board-fetch path's lean answer
+    (``board_fetch.py``): the same keys as :func:`render_polled_board`, so
+    the same string.
+
+    The first phone with a new bar to fetch a new version puts its bar
+    (drawn once per table) into the shared render here too, rather than in
+    a request context of its own: after each change that was the one fetch
+    of five that Flask's machinery still served (issue 41)."""
     key = (board, address, words)
     cached = _recall(key)
     if cached is None or _WHO_SLOT not in cached:
         return cached
-    return _recall((*key, "with bar", viewer.cache_key))
+    bar = _recall(_who_key(board, viewer, words))
+    return None if bar is None else _with_bar(key, cached, bar)
+
+
+def _who_key(board: BoardView, viewer: Viewer, words: str) -> tuple[Any, ...]:
+    return (board.table.token, "who", viewer.cache_key, words)
 
 
 def _fragment_with_bar(key: tuple[Any, ...], cached: str, board: BoardView, viewer: Viewer) -> str:
-    """A shared fragment with this viewer's bar in its slot: one string per
-    viewer key (and so one compression), kept beside the render."""
-    mine = (*key, "with bar", viewer.cache_key)
+    """A shared fragment with this viewer's bar in its slot."""
+    return _with_bar(key, cached, shared_who_bar(board, viewer))
+
+
+def _with_bar(key: tuple[Any, ...], cached: str, bar: str) -> str:
+    """The shared fragment with ``bar`` in its slot (a fragment carries no
+    token): one string per bar, and so one compression, kept beside the
+    render. Keyed by the bar's words rather than by the viewer: phones whose
+    bars read alike (the host's phone and the phones passed round, whose bar
+    does not show the host role) get one string, the same bytes they would
+    each have been sent, compressed once rather than once per viewer key."""
+    mine = (*key, "with bar", bar)
     whole = _recall(mine)
     if whole is None:
-        bar = shared_who_bar(board, viewer).replace(_CSRF_SLOT, "")
-        whole = SharedRender.of(cached.replace(_WHO_SLOT, bar, 1))
+        whole = SharedRender.of(cached.replace(_WHO_SLOT, bar.replace(_CSRF_SLOT, ""), 1))
         _remember(mine, whole)
     return whole
