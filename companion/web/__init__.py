@@ -30,7 +30,7 @@ from flask import (
 )
 from flask.globals import request_ctx
 from flask_compress import Compress
-from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.exceptions import Forbidden, HTTPException
 from werkzeug.security import safe_join
 
@@ -51,7 +51,7 @@ from .outage import (
 )
 from .ratelimit import init_penalty_box_gate, limiter
 from .routing import remember_matches
-from .sessions import RememberingSessionInterface
+from .sessions import RememberingCSRFProtect, RememberingSessionInterface
 from .stream import init_stream
 from .words import for_players, with_article, without_ids
 
@@ -90,7 +90,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 # A year: a static file's URL names its content, so a changed file is a new URL.
 STATIC_MAX_AGE = 365 * 24 * 3600
 
-csrf = CSRFProtect()
+csrf = RememberingCSRFProtect()  # Flask-WTF's, remembering passed tokens (sessions.py)
 compress = Compress()
 
 
@@ -404,6 +404,9 @@ def init_web(app: Flask) -> None:
     app.after_request(_security_headers)
     app.register_error_handler(CSRFError, _csrf_refused)
     app.register_error_handler(HTTPException, _error_page)
+    from .costly import register_cheap_refusals
+
+    register_cheap_refusals(app)  # a job slot's refusals without a page (issue 42)
     app.register_error_handler(Exception, _server_error)
     app.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
     for name in BLUEPRINTS:

@@ -99,3 +99,75 @@ def test_a_cookie_is_verified_again_after_a_minute(monkeypatch: pytest.MonkeyPat
     now[0] += sessions.VERIFIED_FOR_SECONDS + 1
     _read(app, cookie)
     assert len(checked) == 2
+
+
+# --- CSRF tokens (RememberingCSRFProtect) ------------------------------------
+
+
+def _csrf_app(checks: list[str], monkeypatch: pytest.MonkeyPatch) -> Flask:
+    from flask_wtf import csrf as flask_wtf_csrf
+    from flask_wtf.csrf import generate_csrf
+
+    from companion.web.sessions import RememberingCSRFProtect
+
+    real = flask_wtf_csrf.validate_csrf
+
+    def counted(data: str | None, *args: object, **kwargs: object) -> None:
+        checks.append(data or "")
+        real(data, *args, **kwargs)
+
+    monkeypatch.setattr(flask_wtf_csrf, "validate_csrf", counted)
+    app = _app()
+    app.config["WTF_CSRF_TIME_LIMIT"] = None
+    RememberingCSRFProtect(app)
+
+    @app.get("/token")
+    def token() -> str:
+        return str(generate_csrf())
+
+    @app.post("/tap")
+    def tap() -> str:
+        return "entered"
+
+    return app
+
+
+def _tap(client: object, token: str) -> int:
+    return client.post("/tap", data={"csrf_token": token}).status_code  # type: ignore[attr-defined]
+
+
+def test_a_csrf_token_that_passed_passes_again_without_the_whole_check(monkeypatch):
+    checks: list[str] = []
+    app = _csrf_app(checks, monkeypatch)
+    client = app.test_client()
+    token = client.get("/token").get_data(as_text=True)
+    assert [_tap(client, token), _tap(client, token)] == [200, 200]
+    assert checks == [token]  # Flask-WTF checked it once
+
+
+def test_a_csrf_token_is_refused_after_its_pair_passed_when_altered_or_elsewhere(monkeypatch):
+    checks: list[str] = []
+    app = _csrf_app(checks, monkeypatch)
+    client = app.test_client()
+    token = client.get("/token").get_data(as_text=True)
+    assert _tap(client, token) == 200
+    forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    assert _tap(client, forged) == 400
+    assert _tap(client, "") == 400
+    other = app.test_client()  # another phone's session: the same token is not its pair
+    other.get("/token")
+    assert _tap(other, token) == 400
+    assert _tap(client, token) == 200
+
+
+def test_a_csrf_token_is_checked_again_after_a_minute(monkeypatch):
+    checks: list[str] = []
+    app = _csrf_app(checks, monkeypatch)
+    client = app.test_client()
+    token = client.get("/token").get_data(as_text=True)
+    clock = [1000.0]
+    monkeypatch.setattr(sessions.time, "monotonic", lambda: clock[0])
+    assert _tap(client, token) == 200
+    clock[0] += sessions.VERIFIED_FOR_SECONDS + 1
+    assert _tap(client, token) == 200
+    assert checks == [token, token]
