@@ -58,3 +58,17 @@ def post_worker_init(worker: object) -> None:
 
     tune_collector_for_serving()
     sys.setswitchinterval(LOOP_SWITCH_SECONDS)
+    warm_up(getattr(worker, "wsgi", None))
+
+
+def warm_up(app: object) -> None:
+    """What a costly route's first request imported and compiled in the
+    serving process (the card images' modules for a zip, the error pages'
+    templates), at boot instead: under the abuse benchmark's flood it was a
+    second of the serving process's CPU while the phones waited (issue 42)."""
+    import printables.images  # noqa: F401
+
+    env = getattr(app, "jinja_env", None)
+    if env is not None:
+        for name in ("error.html", "_error_fragment.html", "print/index.html"):
+            env.get_template(name)

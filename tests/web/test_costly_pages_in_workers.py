@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +32,22 @@ def workers(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(jobs, "POOL", pool)
     yield pool
     pool.stop()
+
+
+@contextmanager
+def every_slot_taken(app):
+    """Somebody else's jobs hold the regular slot and the light clients' (taken
+    outside any request, so each request below has its own context)."""
+    app.config["JOB_SLOTS"] = 1
+    folder = Path(app.instance_path) / "jobs"
+    folder.mkdir(parents=True, exist_ok=True)
+    held = [costly._try_lock(folder / name) for name in ("slot-0", "slot-light")]
+    assert all(held)
+    try:
+        yield
+    finally:
+        for lock in held:
+            lock.release()
 
 
 def _answers(phone, monkeypatch, setting: str) -> dict[str, tuple[int, str]]:
@@ -64,12 +82,7 @@ def test_a_worker_draws_the_records_pages_and_the_backup_as_the_server_would(
 
 def test_a_drawn_page_still_takes_a_job_slot(app, phone, workers, monkeypatch):
     monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", "1")
-    app.config["JOB_SLOTS"] = 1
-    with (
-        app.test_request_context(),
-        costly.job_slot(client="someone else"),
-        costly.job_slot(client="a light client"),
-    ):
+    with every_slot_taken(app):
         busy = phone.client.get("/records")
     assert busy.status_code == 503
     assert busy.headers["Retry-After"] == str(costly.RETRY_AFTER_SECONDS)
@@ -90,3 +103,21 @@ def test_only_a_hint_or_a_check_may_run_in_the_light_clients_slot(app, path, lig
         else:
             with pytest.raises(costly.ServerBusy), costly.job_slot(client="10.0.0.5"):
                 pass  # a zip, a CSV, a backup waits for a regular slot
+
+
+def test_a_busy_refusal_is_a_short_page_in_the_phones_words_and_a_hint_gets_the_notice(app, phone):
+    token = phone.post("/solitaire/new", {"deal": "2"}, htmx=False).headers["Location"]
+    with every_slot_taken(app):
+        page = phone.client.get("/records.csv")
+        assert phone.client.get("/language/de?next=/").status_code == 303
+        german = phone.client.get("/records")
+        hint = phone.get(f"{token.split('?')[0]}/solitaire/hint", htmx=True)
+    assert page.status_code == german.status_code == hint.status_code == 503
+    assert page.headers["Retry-After"] == str(costly.RETRY_AFTER_SECONDS)
+    text = page.get_data(as_text=True)
+    assert costly.ServerBusy.description in text
+    assert 'href="/"' in text and "<script" not in text  # the words alone, a way home
+    assert 'lang="de"' in german.get_data(as_text=True)
+    assert "That did not work" not in german.get_data(as_text=True)  # its words in German
+    assert "Try again in a moment" in hint.get_data(as_text=True)
+    assert 'id="board"' in hint.get_data(as_text=True)  # the board's own notice
