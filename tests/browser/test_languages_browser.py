@@ -128,7 +128,7 @@ def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
 def test_two_phones_read_one_table_in_german_and_polish(pseudo_server, small_phone):
     german, polish = small_phone("de-DE"), small_phone("pl-PL")
     german.goto(f"{pseudo_server}/new/venture")
-    assert german.locator("h1").inner_text() == "Neuer Venture-Tisch"
+    assert german.locator("h1").inner_text() == "Neuer Tisch: Venture"
     for number, name in enumerate(("Ana", "Ben", "Cy"), start=1):
         german.fill(f"#player{number}", name)
     german.locator("form.new-table button[type=submit]").click()
