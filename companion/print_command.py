@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(
                     "print services make poker-size cards (63.5 x 88.9 mm): leave out --card"
                 )
-            data, name, _ = service_files(args.service, args.part)
+            data, name, _ = service_files(args.service, args.part, language=options.language)
         elif args.format == "png":
             data = card_images(args.part, options, args.dpi)
             name = images_filename(args.part, options, args.dpi)

@@ -195,20 +195,43 @@ def _pixels(size_mm: float, dpi: int) -> int:
 
 
 def _readme(deck: str, options: Options, dpi: int, size_px: tuple[int, int], count: int) -> str:
+    """The zip's README.txt, in the kit's language (``options.tr``)."""
+    tr = options.tr
     width, height = options.card_mm
-    return (
-        "Leafpile card images with bleed\n\n"
-        "A generic set for your own cutter or a print shop: no print-on-demand service's\n"
-        "template has this size. For The Game Crafter, MakePlayingCards or DriveThruCards,\n"
-        "use that service's files (leafpile print deck --service NAME).\n\n"
-        f"{count} card faces in deck order and one back (back.png, the same for every card).\n"
-        f"Card size {options.card}: {width} x {height} mm, trimmed.\n"
-        f"Each image has {BLEED_MM:g} mm of bleed all round: "
-        f"{width + 2 * BLEED_MM:g} x {height + 2 * BLEED_MM:g} mm, "
-        f"{size_px[0]} x {size_px[1]} pixels at {dpi} dpi.\n"
-        "Keep text and symbols inside the safe area (about 3 mm inside the trim line):\n"
-        "the designs already do.\n"
-    )
+    trimmed = {"card": options.card, "width": f"{width:g}", "height": f"{height:g}"}
+    bled = {
+        "bleed": f"{BLEED_MM:g}",
+        "width": f"{width + 2 * BLEED_MM:g}",
+        "height": f"{height + 2 * BLEED_MM:g}",
+    }
+    lines = [
+        tr("Leafpile card images with bleed"),
+        "",
+        tr(
+            "A generic set for your own cutter or a print shop: no print-on-demand service's "
+            "template has this size. For The Game Crafter, MakePlayingCards or DriveThruCards, "
+            "use that service's files (leafpile print deck --service NAME)."
+        ),
+        "",
+        tr(
+            "%(count)s card faces in deck order and one back (back.png, the same for every card).",
+            count=count,
+        ),
+        tr("Card size %(card)s: %(width)s x %(height)s mm, trimmed.", **trimmed),
+        tr(
+            "Each image has %(bleed)s mm of bleed all round: %(width)s x %(height)s mm, "
+            "%(width_px)s x %(height_px)s pixels at %(dpi)s dpi.",
+            **bled,
+            width_px=size_px[0],
+            height_px=size_px[1],
+            dpi=dpi,
+        ),
+        tr(
+            "Keep text and symbols inside the safe area (about 3 mm inside the trim line): "
+            "the designs already do."
+        ),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def images_filename(part: str, options: Options, dpi: int) -> str:

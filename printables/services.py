@@ -39,9 +39,9 @@ from reportlab.lib.colors import CMYKColor, Color
 from reportlab.pdfgen.canvas import Canvas
 
 from .deck import Rect, card_back, full_bleed_faces
-from .i18n import ENGLISH, Words
+from .i18n import ENGLISH, N_, SOURCE, Words, words
 from .images import Side, card_faces, draw_card_pages, png_zip
-from .sheet import SANS
+from .sheet import LANGUAGE, SANS
 
 DPI = 300
 TRIM_IN = (2.5, 3.5)
@@ -68,7 +68,8 @@ class Service:
     output: str
     """``png`` (a zip of images) or ``pdfx`` (one PDF/X-1a:2003 file)."""
     upload: str
-    """How to hand the files over, in a sentence for the README and the page."""
+    """How to hand the files over, in a sentence for the README and the page
+    (English, marked for the kit's catalog: ``tr(service.upload)`` words it)."""
 
     @property
     def size_px(self) -> tuple[int, int]:
@@ -95,24 +96,30 @@ SERVICES: dict[str, Service] = {
             "The Game Crafter",
             37.5,
             "png",
-            "Make a Poker Deck, upload the face images in file-name order (one per card) "
-            "and back.png as the deck's back.",
+            N_(
+                "Make a Poker Deck, upload the face images in file-name order (one per card) "
+                "and back.png as the deck's back."
+            ),
         ),
         Service(
             "makeplayingcards",
             "MakePlayingCards",
             36.0,
             "png",
-            "Choose custom poker-size cards with a different image per front, upload the "
-            "face images in file-name order and back.png as the one back for every card.",
+            N_(
+                "Choose custom poker-size cards with a different image per front, upload the "
+                "face images in file-name order and back.png as the one back for every card."
+            ),
         ),
         Service(
             "drivethrucards",
             "DriveThruCards",
             37.5,
             "pdfx",
-            "Upload the one PDF as the card file: every card is two pages, its back "
-            "then its face (page 1 is the back of card 1), PDF/X-1a:2003 in CMYK.",
+            N_(
+                "Upload the one PDF as the card file: every card is two pages, its back "
+                "then its face (page 1 is the back of card 1), PDF/X-1a:2003 in CMYK."
+            ),
         ),
     )
 }
@@ -175,10 +182,12 @@ def ink_limited_cmyk(colour: Color) -> CMYKColor:
     return CMYKColor(*(round(min(1.0, max(0.0, v)), 4) for v in (c, m, y, k)))
 
 
-def _card_pages(sides: Sequence[Side], service: Service, *, cmyk: bool, title: str) -> bytes:
+def _card_pages(
+    sides: Sequence[Side], service: Service, *, cmyk: bool, title: str, language: str = SOURCE
+) -> bytes:
     """One page per card side: the card (poker size) plus the service's bleed,
     with TrimBox and BleedBox. ``sides`` are (drawer, paint the back's dark
-    ground over the whole page)."""
+    ground over the whole page); the words on the cards are in ``language``."""
     page = service.page_pt
     bleed = service.bleed_pt
     buffer = io.BytesIO()
@@ -191,6 +200,7 @@ def _card_pages(sides: Sequence[Side], service: Service, *, cmyk: bool, title: s
         trimBox=(bleed, bleed, page[0] - bleed, page[1] - bleed),
         bleedBox=(0, 0, page[0], page[1]),
     )
+    setattr(canvas, LANGUAGE, language)  # the cut card's words
     canvas.setTitle(title)
     canvas.setAuthor("Leafpile")
     canvas.setCreator("Leafpile print-and-play kit")
@@ -207,9 +217,12 @@ def _check_deck(deck: str) -> None:
         )
 
 
-def service_files(name: str, deck: str, faces: str = "full-bleed") -> tuple[bytes, str, str]:
+def service_files(
+    name: str, deck: str, faces: str = "full-bleed", language: str = SOURCE
+) -> tuple[bytes, str, str]:
     """(the file, its download name, its media type) for ``deck`` at service
-    ``name``, with the face design ``faces`` (one of :data:`FACE_DESIGNS`).
+    ``name``, with the face design ``faces`` (one of :data:`FACE_DESIGNS`);
+    the words on the cards and in the README are in ``language``.
 
     Raises ``ValueError`` for an unknown service, deck or face design, and
     :class:`ServiceUnavailable` when this computer lacks what the preset needs.
@@ -217,18 +230,19 @@ def service_files(name: str, deck: str, faces: str = "full-bleed") -> tuple[byte
     service = service_for(name)
     _check_deck(deck)
     _check_faces(faces)
-    reason = unavailable_reason(service)
+    tr = words(language)
+    reason = unavailable_reason(service, tr)
     if reason:
         raise ServiceUnavailable(reason)
     tail = "" if faces == "full-bleed" else "-framed"
     if service.output == "pdfx":
         return (
-            drivethrucards_pdf(deck, service, faces),
+            drivethrucards_pdf(deck, service, faces, language),
             f"leafpile-{deck}-{name}{tail}.pdf",
             "application/pdf",
         )
     return (
-        _png_zip(deck, service, faces),
+        _png_zip(deck, service, faces, language),
         f"leafpile-{deck}-{name}{tail}-png.zip",
         "application/zip",
     )
@@ -243,36 +257,57 @@ def _faces_drawn(faces: str) -> contextlib.AbstractContextManager[None]:
     return full_bleed_faces() if faces == "full-bleed" else contextlib.nullcontext()
 
 
-def _png_zip(deck: str, service: Service, design: str = "full-bleed") -> bytes:
+def _png_zip(
+    deck: str, service: Service, design: str = "full-bleed", language: str = SOURCE
+) -> bytes:
     faces = card_faces(deck)
 
     def pdf_of(sides: Sequence[Side]) -> bytes:
         with _faces_drawn(design):
             title = f"Leafpile {deck} for {service.title}"
-            return _card_pages(sides, service, cmyk=False, title=title)
+            return _card_pages(sides, service, cmyk=False, title=title, language=language)
 
-    readme = _readme(deck, service, len(faces), design)
+    readme = _readme(deck, service, len(faces), design, words(language))
     return png_zip(faces, pdf_of, DPI, service.size_px, readme)
 
 
-def _readme(deck: str, service: Service, count: int, design: str = "full-bleed") -> str:
+def _readme(
+    deck: str, service: Service, count: int, design: str = "full-bleed", tr: Words = ENGLISH
+) -> str:
+    """The zip's README.txt in ``tr``'s language (the numbers are the files')."""
     width, height = service.size_px
+    trim, bleed = f"{TRIM_IN[0]} x {TRIM_IN[1]}", f"{service.bleed_px:g}"
     faces = (
-        "The faces are full-bleed: no frame, the face runs past the cut line, so a cut\n"
-        "that drifts a little shows nothing.\n"
+        tr(
+            "The faces are full-bleed: no frame, the face runs past the cut line, so a cut "
+            "that drifts a little shows nothing."
+        )
         if design == "full-bleed"
-        else "The faces have the home deck's 2.2 mm frame inside the cut line.\n"
+        else tr("The faces have the home deck's 2.2 mm frame inside the cut line.")
     )
-    return (
-        f"Leafpile {deck} for {service.title}\n\n"
-        f"{count} card faces in deck order (the file names sort in that order) and one back,\n"
-        f"back.png, the same for every card.\n"
-        f"Each image is {width} x {height} pixels at {DPI} dpi: a {TRIM_IN[0]} x {TRIM_IN[1]} in "
-        f"poker card with {service.bleed_px:g} pixels of bleed on every side, sRGB (the profile\n"
-        "is in each file). Text and symbols stay at least 3 mm inside the cut line.\n"
-        f"{faces}\n"
-        f"{service.upload}\n"
-    )
+    lines = [
+        tr("Leafpile %(deck)s for %(service)s", deck=deck, service=service.title),
+        "",
+        tr(
+            "%(count)s card faces in deck order (the file names sort in that order) and one "
+            "back, back.png, the same for every card.",
+            count=count,
+        ),
+        tr(
+            "Each image is %(width)s x %(height)s pixels at %(dpi)s dpi: a %(trim)s in poker "
+            "card with %(bleed)s pixels of bleed on every side, sRGB (the profile is in each "
+            "file). Text and symbols stay at least 3 mm inside the cut line.",
+            width=width,
+            height=height,
+            dpi=DPI,
+            trim=trim,
+            bleed=bleed,
+        ),
+        faces,
+        "",
+        tr(service.upload),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _pdfx_definitions(title: str, profile: Path | None) -> str:
@@ -365,10 +400,10 @@ def to_pdfx(pdf: bytes, title: str) -> bytes:
 
 
 def drivethrucards_pdf(
-    deck: str, service: Service | None = None, faces: str = "full-bleed"
+    deck: str, service: Service | None = None, faces: str = "full-bleed", language: str = SOURCE
 ) -> bytes:
     """The DriveThruCards file: every card's back then its face (page 1 is
-    the back of card 1, page 2 its face), PDF/X-1a:2003."""
+    the back of card 1, page 2 its face), PDF/X-1a:2003, its words in ``language``."""
     service = service or SERVICES["drivethrucards"]
     _check_deck(deck)
     _check_faces(faces)
@@ -377,5 +412,5 @@ def drivethrucards_pdf(
         sides += [(card_back, True), (draw, False)]
     title = f"Leafpile {deck} for {service.title}"
     with _faces_drawn(faces):
-        pages = _card_pages(sides, service, cmyk=True, title=title)
+        pages = _card_pages(sides, service, cmyk=True, title=title, language=language)
     return to_pdfx(pages, title)

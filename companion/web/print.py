@@ -236,7 +236,7 @@ def service(deck: str, service: str) -> Any:
     if service not in SERVICES or deck not in SERVICE_DECKS:
         abort(404)
     try:
-        data, name, mimetype = _service_files(service, deck)
+        data, name, mimetype = _service_files(service, deck, kit_language(request.args))
     except ValueError as error:  # ServiceUnavailable: what is missing, said plainly
         return _page(request.args, said(error), 422)
     response = Response(data, mimetype=mimetype)
@@ -246,11 +246,12 @@ def service(deck: str, service: str) -> Any:
 
 
 @one_job
-def _service_files(service: str, deck: str) -> tuple[bytes, str, str]:
-    """Seconds of CPU (images at 300 dpi, or Ghostscript): in a job slot."""
+def _service_files(service: str, deck: str, language: str) -> tuple[bytes, str, str]:
+    """Seconds of CPU (images at 300 dpi, or Ghostscript): in a job slot. The
+    README and the cut card speak the kit's language chosen on the page."""
     from printables.services import service_files
 
-    return service_files(service, deck)
+    return service_files(service, deck, language=language)
 
 
 @bp.get("/<part>.pdf")

@@ -349,3 +349,31 @@ def test_drivethrucards_faces_are_full_bleed_too(dtc_deck, tmp_path):
     image = Image.open(tmp_path / "face.png").convert("RGB")
     assert image.size == (825, 1125)
     assert len(_edge_band_colours(image, 37.5)) <= 2  # CMYK rendering may dither one step
+
+
+def test_a_presets_readme_and_cut_card_speak_the_kits_language():
+    """A German kit's print files say their README and the cut card's note in
+    German (the numbers unchanged); English stays the default."""
+    from printables.deck import cut_card_face
+    from printables.i18n import words
+    from printables.images import _readme as image_readme
+    from printables.sheet import Options
+
+    service = services.SERVICES["thegamecrafter"]
+    german = services._readme("deck", service, 53, "full-bleed", words("de"))
+    assert german.startswith("Leafpile deck für The Game Crafter\n")
+    assert "825 x 1125 Pixel bei 300 dpi" in german and "randabfallend" in german
+    assert "Lade die Vorderseiten" not in german and "Lege ein Poker Deck an" in german
+    assert "card faces" not in german and "upload" not in german
+    english = services._readme("deck", service, 53)
+    assert "825 x 1125 pixels at 300 dpi" in english and "Make a Poker Deck" in english
+    pages = services._card_pages(
+        [(cut_card_face, False)], service, cmyk=False, title="t", language="de"
+    )
+    text = PdfReader(io.BytesIO(pages)).pages[0].extract_text()
+    assert "Schnittkarte" in text and "cut card" not in text
+    assert services._card_pages([(cut_card_face, False)], service, cmyk=False, title="t") != pages
+    # The generic card images' zip (no service) says its README in the kit's language too.
+    generic = image_readme("deck", Options(language="fr"), 300, (820, 1121), 53)
+    assert generic.startswith("Images des cartes Leafpile avec fond perdu\n")
+    assert "820 x 1121 pixels à 300 dpi" in generic and "bleed" not in generic
