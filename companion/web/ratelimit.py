@@ -23,7 +23,7 @@ from collections.abc import Callable
 from threading import Lock
 from typing import Any, TypeVar
 
-from flask import current_app, has_app_context, request
+from flask import current_app, has_app_context, has_request_context, request
 from flask_limiter import Limiter, RequestLimit
 from limits import RateLimitItemPerMinute
 from limits.storage import Storage
@@ -82,8 +82,13 @@ _INCREMENT = text(
     "ELSE rate_limits.count + :amount END, "
     "expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :until "
     "ELSE rate_limits.expires_at END "
-    "RETURNING count"
+    "RETURNING count, expires_at"
 )
+#: The request's environ key for the counters it has just counted: the
+#: limiter reads each one back for its headers (the count left, the window's
+#: end), and those two reads a limited request were a tenth of the costly
+#: routes' cost in the serving process under the abuse benchmark (issue 42).
+_COUNTED = "leafpile.rate_limits_counted"
 
 
 def _engine() -> Engine:
@@ -109,14 +114,20 @@ class DatabaseStorage(Storage):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = clock()
         with _engine().begin() as conn:
-            count = conn.execute(
+            count, until = conn.execute(
                 _INCREMENT, {"key": key, "amount": amount, "until": now + expiry, "now": now}
-            ).scalar_one()
+            ).one()
             if random.random() < 0.02:  # now and then, forget windows long gone
                 conn.execute(text("DELETE FROM rate_limits WHERE expires_at < :now"), {"now": now})
+        if has_request_context():
+            request.environ.setdefault(_COUNTED, {})[key] = (int(count), float(until))
         return int(count)
 
     def _row(self, key: str) -> tuple[int, float] | None:
+        counted = request.environ.get(_COUNTED) if has_request_context() else None
+        if counted and key in counted:  # counted by this request a moment ago
+            count, until = counted[key]
+            return (count, until) if until > clock() else None
         with _engine().connect() as conn:
             found = conn.execute(
                 text("SELECT count, expires_at FROM rate_limits WHERE key = :key"), {"key": key}
@@ -141,10 +152,14 @@ class DatabaseStorage(Storage):
         return True
 
     def reset(self) -> int | None:
+        if has_request_context():
+            request.environ.pop(_COUNTED, None)
         with _engine().begin() as conn:
             return conn.execute(text("DELETE FROM rate_limits")).rowcount
 
     def clear(self, key: str) -> None:
+        if has_request_context():
+            request.environ.get(_COUNTED, {}).pop(key, None)
         with _engine().begin() as conn:
             conn.execute(text("DELETE FROM rate_limits WHERE key = :key"), {"key": key})
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 
 from companion import jobs
 from companion.web import costly
@@ -62,6 +64,9 @@ def _answers(phone, monkeypatch, setting: str) -> dict[str, tuple[int, str]]:
 def test_a_worker_draws_the_records_pages_and_the_backup_as_the_server_would(
     app, phone, workers, monkeypatch
 ):
+    # The worker's first job builds its app: seconds on a busy machine, which
+    # count as this phone's job time; its share is not what this test is about.
+    monkeypatch.setattr(costly, "JOB_SECONDS_PER_MINUTE", 10_000)
     made = phone.post("/new/scorepad", {"player1": "Ana", "player2": "Ben"}, htmx=False)
     token = made.headers["Location"].rsplit("/t/", 1)[1]
     here = _answers(phone, monkeypatch, "0")
@@ -121,3 +126,26 @@ def test_a_busy_refusal_is_a_short_page_in_the_phones_words_and_a_hint_gets_the_
     assert "That did not work" not in german.get_data(as_text=True)  # its words in German
     assert "Try again in a moment" in hint.get_data(as_text=True)
     assert 'id="board"' in hint.get_data(as_text=True)  # the board's own notice
+
+
+def test_a_limited_request_counts_once_and_reads_nothing_back_for_its_headers(app, phone):
+    app.config["LEAFPILE_RATE_LIMITS"] = True
+    engine = app.extensions["leafpile_store"].engine
+    reads: list[str] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany):
+        keys = [v for v in (parameters.values() if isinstance(parameters, dict) else parameters)]
+        if "FROM rate_limits WHERE key" in statement and not str(keys[0]).startswith("leafpile/"):
+            reads.append(str(keys[0]))  # a limit's counter read back (not the job share's)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        first, second = phone.client.get("/records"), phone.client.get("/records")
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert first.status_code == second.status_code == 200
+    limit = int(first.headers["X-RateLimit-Limit"])
+    assert int(first.headers["X-RateLimit-Remaining"]) == limit - 1
+    assert int(second.headers["X-RateLimit-Remaining"]) == limit - 2
+    assert 0 < int(second.headers["X-RateLimit-Reset"]) - int(time.time()) <= 61  # rounded up
+    assert reads == []
