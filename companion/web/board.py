@@ -12,6 +12,7 @@ that the rest of the board is the same for every phone with the same view
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +27,7 @@ from companion.tables.projection import BoardView, Viewer, board_view
 
 from .games import Screen
 from .games import load as load_screens
-from .i18n import gettext, words
+from .i18n import gettext, language, words
 
 HISTORY_ON_BOARD = 6
 
@@ -76,10 +77,10 @@ def board_context(
         "spectator": board.spectator,
         "events": events,
         "recent": list(reversed(events))[:HISTORY_ON_BOARD],
-        "undo_title": describe_event(screen, last) if last is not None else "",
+        "undo_title": described(screen, last) if last is not None else "",
         "undo_refusal": words(board.undo_refusal) if board.undo_refusal else None,
         "hidden_count": board.hidden_count,
-        "describe": lambda ev: describe_event(screen, ev),
+        "describe": lambda ev: described(screen, ev),
         "who_bar": who,
         "phone": phone,
         "confirm_seat": confirm_seat,
@@ -147,6 +148,31 @@ def phone_context(snap: Snapshot, viewer: Viewer, *, whole_page: bool) -> dict[s
     board = board_view(snap, viewer)
     who = who_bar(board, viewer, None, False)
     return board_context(board, who=who, phone=viewer if whole_page else None)
+
+
+# Each public log entry's line, by the entry (kept alive here, so its id
+# stays its own) and the language: see described().
+_LINES: OrderedDict[tuple[int, str], tuple[Event, str]] = OrderedDict()
+_LINES_KEPT = 20_000
+
+
+def described(screen: Screen, event: Event) -> str:
+    """:func:`describe_event`, made once per language for each public copy of
+    an entry (``projection._visible`` keeps one copy of an entry for every
+    board that shows it alike, version after version). A board lists its
+    latest six entries, and a change adds one: the five others' lines were
+    worded for the board before, each some tens of microseconds of catalog
+    lookups (issue 41). The line is made from that public copy alone, so a
+    board never gets the line of an entry worded for another's view."""
+    key = (id(event), language())
+    found = _LINES.get(key)
+    if found is not None and found[0] is event:
+        return found[1]
+    line = describe_event(screen, event)
+    _LINES[key] = (event, line)
+    while len(_LINES) > _LINES_KEPT:
+        _LINES.popitem(last=False)
+    return line
 
 
 def describe_event(screen: Screen, event: Event) -> str:
