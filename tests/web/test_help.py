@@ -330,3 +330,37 @@ def test_every_help_page_reads_on_a_phone(live_server, new_phone, scheme):
     assert min(heights.values()) >= SCREEN // 2  # the pages are measured, not empty
     too_long = {p: h for p, h in heights.items() if h > MOST_SCREENS * SCREEN}
     assert too_long == {}, f"over {MOST_SCREENS} screens of {SCREEN} px (all: {heights})"
+
+
+#: Swap a fetched page's body into the open one (same head, so the same
+#: style sheets) and measure it: one page load a language instead of one a page.
+MEASURE_BODY = """html => {
+    const fetched = new DOMParser().parseFromString(html, "text/html");
+    document.body.replaceWith(document.adoptNode(fetched.body));
+    return [fetched.documentElement.lang, document.documentElement.scrollHeight,
+            document.documentElement.scrollWidth];
+}"""
+
+
+@pytest.mark.browser
+def test_every_translated_help_page_keeps_the_english_pages_height_budget(live_server, new_phone):
+    """German, French and Spanish run longer than English: each translated page
+    keeps the same few screens. One phone opens the help once per language and
+    lays out every other page's body (as served to it) in that page, the same
+    style sheets; the scheme changes no height, so light only."""
+    page = new_phone()
+    heights: dict[str, int] = {}
+    for lang in help_pages.TRANSLATED:
+        page.goto(f"{live_server.url}/language/{lang}?next=/help/")
+        page.locator("h1").first.wait_for()
+        for path in SERVED:
+            response = page.context.request.get(f"{live_server.url}{path}")
+            html = response.text()
+            assert response.ok and 'role="note"' not in html, f"{path} in {lang} is English"
+            said, height, width = page.evaluate(MEASURE_BODY, html)
+            assert said == lang and width <= 390, (lang, path, width)
+            heights[f"{lang}{path}"] = height
+    assert len(heights) == len(help_pages.TRANSLATED) * len(SERVED)
+    assert min(heights.values()) >= SCREEN // 2  # measured, not empty
+    too_long = {p: h for p, h in heights.items() if h > MOST_SCREENS * SCREEN}
+    assert too_long == {}, f"over {MOST_SCREENS} screens of {SCREEN} px (all: {heights})"
