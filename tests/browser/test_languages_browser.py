@@ -85,7 +85,7 @@ def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
     assert not unmarked(form.inner_text())
     for number, name in enumerate(("Ana", "Ben", "Cy"), start=1):
         page.fill(f"#player{number}", name)
-    # A table's default name holds an English date ("Venture, 28 Nov"): named here.
+    # Named here, so the top bar holds no date (a default name is dated in the phone's format).
     page.fill("#title", "Venture Ana")
     page.locator("form.new-table button[type=submit]").click()
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
