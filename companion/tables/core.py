@@ -49,6 +49,11 @@ from .models import (
 SNAPSHOT_CACHE_SIZE = 2048
 
 
+#: SQLite connections kept for the hot reads (``StoreCore._read_sqlite``): a
+#: read never waits for the event loop, so one is in use at a time under gevent.
+READERS_KEPT = 4
+
+
 #: A pooled PostgreSQL connection that sat idle longer than this is pinged
 #: before it is used, so a restarted database or a dropped connection is
 #: found then and replaced, not met as an error. A connection in steady use
@@ -127,6 +132,13 @@ class StoreCore:
             self.engine.dialect.paramstyle, "?"
         )
         self._version_sql = f"SELECT version FROM tables WHERE token = {self._marker}"
+        # SQLite: the hot reads' own connections, out of the pool (see _fetch);
+        # dropped with the pool's whenever the engine is disposed (after a
+        # fork, when statements start being watched).
+        self._readers: list[Any] = []
+        self._readers_of = self.engine
+        if self.is_sqlite:
+            event.listen(self.engine, "engine_disposed", lambda _engine: self._drop_readers())
 
     # sessions
 
@@ -150,6 +162,8 @@ class StoreCore:
         SQLAlchemy's statement machinery, even ``exec_driver_sql``, cost
         several times these indexed queries on SQLite (80 us against 16).
         """
+        if self.is_sqlite:
+            return self._read_sqlite(sql, params)
         connection = self.engine.raw_connection()
         try:
             driver: Any = connection.driver_connection
@@ -172,6 +186,50 @@ class StoreCore:
                     driver.autocommit = False  # as the pool and the ORM expect it
         finally:
             connection.close()  # back to the pool, which ends any transaction
+
+    def _read_sqlite(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """:meth:`_fetch` on SQLite, on a connection of the store's own.
+
+        The pool's checkout and checkin (its events, the reset's rollback)
+        cost more than the indexed read itself, on each of a change's six
+        reads (issue 41). A read in SQLite's autocommit mode (the store's
+        connections run so: ``models._sqlite_pragmas``) leaves no
+        transaction behind, so a connection is taken from a short list of
+        the store's own, used by one caller at a time, and put back; one
+        that failed is closed, never reused. They are made by the pool (its
+        connect hooks run) and then detached from it.
+        """
+        if self._readers_of is not self.engine:  # another engine (a test's outage)
+            self._drop_readers()
+            self._readers_of = self.engine
+        try:
+            reader = self._readers.pop()
+        except IndexError:
+            pooled = self.engine.raw_connection()
+            pooled.detach()  # the pool never hands it out again
+            reader = pooled.dbapi_connection
+        try:
+            cursor = reader.cursor()
+            try:
+                cursor.execute(sql, params)
+                rows = list(cursor.fetchall())
+            finally:
+                cursor.close()
+            if reader.in_transaction:  # never for a plain read
+                reader.rollback()
+        except BaseException:
+            reader.close()
+            raise
+        if len(self._readers) < READERS_KEPT:
+            self._readers.append(reader)
+        else:
+            reader.close()
+        return rows
+
+    def _drop_readers(self) -> None:
+        while self._readers:
+            with suppress(Exception):
+                self._readers.pop().close()
 
     # tables
 
