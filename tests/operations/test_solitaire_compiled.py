@@ -83,6 +83,25 @@ HAND_OVERS = textwrap.dedent(
 )
 
 
+# The ladder's widest beam alone on deal 341, until it wins or runs dry.
+WIDEST_ON_341 = textwrap.dedent(
+    """
+    import json, sys
+    sys.path.insert(0, sys.argv[1])
+    from companion.rules import solitaire, solitaire_solver
+    game = solitaire.new_game(341)
+    beam = solitaire_solver._beam(solitaire_solver.BEAMS[-1], game)
+    expanded = 0
+    while beam.won_line is None and not beam.done:
+        beam.expand()
+        expanded += 1
+    line = beam.won_line
+    print(json.dumps({"module": solitaire_solver.__file__, "expanded": expanded,
+                      "won": line is not None and solitaire.replay(game, line).won}))
+    """
+)
+
+
 def _can_compile() -> bool:
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
@@ -189,6 +208,18 @@ def test_the_compiled_solver_hands_the_interpreter_over_every_turn(compiled):
     # One hand-over per turn: at most 3 x 32 positions apart (the wide beam's
     # turn with two complete searches), and so at least a hundredth as many.
     assert calls >= nodes // 100
+
+
+@pytest.mark.slow
+def test_the_compiled_widest_beam_wins_deal_341_within_684411_positions(compiled):
+    """Deal 341, once a candidate for a proof of loss, is won by the ladder's
+    widest beam (tests/rules/test_solitaire_solver.py pins that it is the
+    last rung). The search expands 684,411 positions: a minute of Python,
+    so it runs here, on the compiled solver a ``pip install .`` installs,
+    which answers position for position as the source (above)."""
+    found = _child(WIDEST_ON_341, str(compiled))
+    assert str(found["module"]).endswith(".so")
+    assert found["won"] and found["expanded"] == 684_411
 
 
 def _built_solvers(root: Path) -> list[str]:
