@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from companion import jobs
-from companion.web import costly
+from companion import cooperative, jobs
+from companion.web import costly, ratelimit
 
 PAGES = ["/records", "/achievements", "/records.csv", "/records/plays.csv"]
 TOKENS = re.compile(r'name="csrf_token" value="[^"]+"')
@@ -149,3 +149,21 @@ def test_a_limited_request_counts_once_and_reads_nothing_back_for_its_headers(ap
     assert int(second.headers["X-RateLimit-Remaining"]) == limit - 2
     assert 0 < int(second.headers["X-RateLimit-Reset"]) - int(time.time()) <= 61  # rounded up
     assert reads == []
+
+
+def test_a_boxed_address_waits_for_its_429_on_a_gevent_server_and_nobody_else_does(
+    app, phone, monkeypatch
+):
+    app.config["LEAFPILE_RATE_LIMITS"] = True
+    slept: list[float] = []
+    monkeypatch.setattr(cooperative, "_gevent_server", lambda: True)
+    monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", "0")  # the backups drawn here, as before
+    monkeypatch.setattr(ratelimit.time, "sleep", slept.append)
+    flood = {"REMOTE_ADDR": "10.0.0.66"}
+    answers = [phone.client.get("/backup", environ_base=flood).status_code for _ in range(6)]
+    assert answers[-1] == 429  # over BACKUP_LIMIT: boxed for the rest of its window
+    assert slept and set(slept) == {ratelimit.TARPIT_SECONDS}
+    held = len(slept)
+    assert phone.client.get("/backup").status_code == 200  # another address: no wait
+    assert phone.client.get("/", environ_base=flood).status_code == 200  # another route
+    assert len(slept) == held
