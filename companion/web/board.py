@@ -65,6 +65,7 @@ def board_context(
     (the viewer) only for a whole page, whose host controls are its own."""
     screen = screen_of(board.table.game)
     events = board.events
+    here = language()  # looked up once: each line's memory is by language
     last = next((e for e in reversed(events) if e.kind == "action" and not e.undone), None)
     return {
         "board": board,
@@ -77,10 +78,10 @@ def board_context(
         "spectator": board.spectator,
         "events": events,
         "recent": list(reversed(events))[:HISTORY_ON_BOARD],
-        "undo_title": described(screen, last) if last is not None else "",
+        "undo_title": described(screen, last, here) if last is not None else "",
         "undo_refusal": words(board.undo_refusal) if board.undo_refusal else None,
         "hidden_count": board.hidden_count,
-        "describe": lambda ev: described(screen, ev),
+        "describe": lambda ev: described(screen, ev, here),
         "who_bar": who,
         "phone": phone,
         "confirm_seat": confirm_seat,
@@ -156,15 +157,16 @@ _LINES: OrderedDict[tuple[int, str], tuple[Event, str]] = OrderedDict()
 _LINES_KEPT = 20_000
 
 
-def described(screen: Screen, event: Event) -> str:
+def described(screen: Screen, event: Event, here: str | None = None) -> str:
     """:func:`describe_event`, made once per language for each public copy of
     an entry (``projection._visible`` keeps one copy of an entry for every
     board that shows it alike, version after version). A board lists its
     latest six entries, and a change adds one: the five others' lines were
     worded for the board before, each some tens of microseconds of catalog
     lookups (issue 41). The line is made from that public copy alone, so a
-    board never gets the line of an entry worded for another's view."""
-    key = (id(event), language())
+    board never gets the line of an entry worded for another's view.
+    ``here``: this request's language, when the caller has it already."""
+    key = (id(event), here or language())
     found = _LINES.get(key)
     if found is not None and found[0] is event:
         return found[1]
