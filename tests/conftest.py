@@ -417,18 +417,26 @@ def new_pseudo_phone(new_phone) -> Callable[[str], Any]:
 # --- the PostgreSQL pass runs what touches the database -------------------------
 
 # CI runs the suite twice: on SQLite (everything) and again on PostgreSQL.
-# The second pass proves the storage layer on a real server, so it leaves out
-# what never opens a database: the pure referees and their doctests, the PDF
-# generators, the docs and code checks, and the browser tests (their
-# server-side paths run on PostgreSQL through the test-client and HTTP tests).
-# Operations tests run once, in the first pass (the chaos test brings its own
+# The second pass proves the storage layer on a real server. Every statement
+# the app sends comes from the store (companion/tables: the web layer may not
+# build a query, companion/web/ruff.toml) or the rate limiter, so the pass
+# runs the store's own tests and only those web tests that send a statement
+# the store's tests do not, or whose point is a database: the secrecy tests
+# (seat takeovers, tap ids, an old database's upgrade), bad and hostile input
+# (a NUL byte, odd strings), the security headers' health check, the change
+# streams, the cheap-reads counts and the costly pages' workers. The
+# operations tests run once, in the first pass (the chaos test brings its own
 # PostgreSQL), except those whose point is a production database: gunicorn's
-# workers sharing one, LISTEN/NOTIFY between app servers, its outages, and the
-# production setup in front of it.
-_DATABASE_FREE = re.compile(r"(^|/)(companion/rules/|tests/(rules|printables|docs|code)/)")
-_ONCE = re.compile(r"(^|/)tests/operations/")
-_ON_POSTGRESQL_TOO = re.compile(
-    r"(^|/)tests/operations/test_(concurrency|stream_http|database_outage|deploy)\.py"
+# workers sharing one, LISTEN/NOTIFY between app servers, its outages, and
+# the production setup in front of it. How the web files were chosen, and
+# how to check the choice again: docs/developing.md, "The PostgreSQL pass".
+_ON_POSTGRESQL = re.compile(
+    r"(^|/)tests/("
+    r"tables/"
+    r"|web/test_(secrets|bad_input_never_poisons|hostile_input|security|stream"
+    r"|cheap_reads|costly_pages_in_workers)\.py"
+    r"|operations/test_(concurrency|stream_http|database_outage|deploy)\.py"
+    r")"
 )
 
 
@@ -443,12 +451,8 @@ def pytest_collection_modifyitems(config, items):
         return
     kept, dropped = [], []
     for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        once = _ONCE.search(path) and not _ON_POSTGRESQL_TOO.search(path)
-        if once or _DATABASE_FREE.search(path) or item.get_closest_marker("browser"):
-            dropped.append(item)
-        else:
-            kept.append(item)
+        on_postgresql = _ON_POSTGRESQL.search(item.nodeid.split("::", 1)[0])
+        (kept if on_postgresql else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
