@@ -37,12 +37,23 @@ class Path:
     furniture: bool = False  # drawn inside /Artifact marked content
     fill: tuple[float, ...] = (0.0,)  # the fill colour's operands when it was painted
     order: int = 0  # its place among everything painted on the page (paths and text)
+    # A path never changes once read, and the contrast and overlap checks ask
+    # each path's box once for every text run on its page (1.4 million times
+    # in one test): measured once, it is read from here.
+    _box: tuple[float, float, float, float] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def points(self) -> list[Point]:
         return [point for sub in self.subpaths for point in sub]
 
     def bbox(self) -> tuple[float, float, float, float]:
+        if self._box is None:
+            self._box = self._measured_box()
+        return self._box
+
+    def _measured_box(self) -> tuple[float, float, float, float]:
         xs = [p[0] for p in self.points]
         ys = [p[1] for p in self.points]
         box = (min(xs), min(ys), max(xs), max(ys))
