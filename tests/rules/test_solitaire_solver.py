@@ -497,6 +497,7 @@ def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
     monkeypatch.setattr(solitaire_solver, "clock", lambda: 0.0)
     game = new_game(seed=6)  # the best-first searches alone win it at 37,058 positions
 
+    @functools.cache  # each search of 40,000 positions once, though compared twice
     def run(budget, dive_after="auto"):
         found = solve(game, budget, max_nodes=40_000, dive_after=dive_after, beams=())
         return found.result, found.nodes, found.moves
