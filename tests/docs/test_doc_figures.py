@@ -546,11 +546,11 @@ PINNED: list[tuple[str, str, str, str]] = [
         "beat * 1500 + 2000",
     ),
     *(
-        ("docs/developing.md", "runs the three benchmarks for 10 s each", ".ci/run", command)
+        ("docs/developing.md", "runs the three benchmarks for 5 s each", ".ci/run", command)
         for command in (
-            "python benchmarks/load.py --deploy --slow-clients 50 --tables 50 --seconds 10 ",
-            "python benchmarks/abuse.py --seconds 10 ",
-            "python benchmarks/push.py --server deploy --tables 20 --seconds 10 ",
+            "python benchmarks/load.py --deploy --slow-clients 50 --tables 50 --seconds 5 ",
+            "python benchmarks/abuse.py --seconds 5 ",
+            "python benchmarks/push.py --server deploy --tables 20 --seconds 5 ",
         )
     ),
     (
