@@ -137,7 +137,12 @@ def init_i18n(app: Flask) -> None:
     directories = [str(TRANSLATIONS)]
     pseudo = app.config.get("I18N_PSEUDO_LOCALE")
     if pseudo:
-        directories.append(str(pseudo))
+        # First, not last: Flask-Babel takes a language's plural rule from
+        # the last folder, and the pseudo folder holds no Polish, so a Polish
+        # phone got English plurals ("10 punkty" for "10 punktów"). Its cache
+        # is shared by every app of the process, so one test's pseudo app
+        # spoiled the next tests' Polish.
+        directories.insert(0, str(pseudo))
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(directories)
     babel.init_app(app, locale_selector=choose_language)
     app.jinja_env.filters["for_players"] = for_this_phone

@@ -493,3 +493,26 @@ def test_a_phone_waiting_for_a_restarting_database_is_told_in_its_language(store
     assert tap.status_code == 503 and "Warte auf den Tisch" in said
     assert "Dein Handy schickt das Tippen von selbst noch einmal" in said
     assert "Versuche es in ein paar Sekunden" in html.unescape(page.get_data(as_text=True))
+
+
+def test_a_server_offering_the_pseudo_locale_keeps_polish_plurals(tmp_path):
+    """Flask-Babel takes a language's plural rule from the last folder of
+    catalogs, and shares its catalogs among the apps of a process: with the
+    pseudo-locale's folder last, a Polish phone counted in English ("5
+    stuknięcia" for "5 stuknięć"), and so did the next test's app."""
+    from flask_babel import get_translations
+
+    from companion.app import create_app
+    from companion.i18n import write_pseudo
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'plural.sqlite3'}",
+            "SECRET_KEY": "test-secret-key",
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo")),
+        }
+    )
+    with app.test_request_context("/", headers={"Accept-Language": "pl"}):
+        assert [get_translations().plural(n) for n in (1, 2, 5, 22, 25)] == [0, 1, 2, 1, 2]
