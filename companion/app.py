@@ -112,6 +112,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     Htmx(app)
+    # The job workers that draw pages build an app of their own with this
+    # factory (companion/web/costly.py): handed down, since the web layer
+    # never imports the app factory (tests/code/test_import_contracts.py).
+    app.extensions["leafpile_app_factory"] = create_app
 
     from .web import init_web
 

@@ -344,6 +344,8 @@ def _worker_settings() -> dict[str, Any]:
         settings[key] = value
     settings["INSTANCE_PATH"] = current_app.instance_path
     settings["DATABASE_POOL"] = 1
+    # A module's function travels by its name: the worker imports it.
+    settings[_FACTORY] = current_app.extensions["leafpile_app_factory"]
     return settings
 
 
@@ -380,11 +382,15 @@ def _worker_app(settings: dict[str, Any]) -> Flask:
     which a process at nice +10 on a busy machine may hold for long."""
     from unittest import mock
 
-    from companion.app import create_app
-
+    settings = dict(settings)
+    create_app = settings.pop(_FACTORY)
     with mock.patch("companion.tables.core._create_schema", lambda engine: None):
         app: Flask = create_app(settings)
     return app
+
+
+#: The key under which the serving app's factory travels in the settings.
+_FACTORY = "_LEAFPILE_APP_FACTORY"
 
 
 def _code_version() -> str:
