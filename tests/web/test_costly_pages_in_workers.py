@@ -158,11 +158,21 @@ def test_a_boxed_address_waits_for_its_429_on_a_gevent_server_and_nobody_else_do
     slept: list[float] = []
     monkeypatch.setattr(cooperative, "_gevent_server", lambda: True)
     monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", "0")  # the backups drawn here, as before
-    monkeypatch.setattr(ratelimit.time, "sleep", slept.append)
+    real_sleep = ratelimit.time.sleep
+
+    def sleep(seconds: float) -> None:
+        # time.sleep is the time module's, shared by the whole process: a job
+        # slot's 25 ms wait for its lock (a busy machine) is not the tarpit.
+        if seconds == ratelimit.TARPIT_SECONDS:
+            slept.append(seconds)
+        else:
+            real_sleep(seconds)
+
+    monkeypatch.setattr(ratelimit.time, "sleep", sleep)
     flood = {"REMOTE_ADDR": "10.0.0.66"}
     answers = [phone.client.get("/backup", environ_base=flood).status_code for _ in range(6)]
     assert answers[-1] == 429  # over BACKUP_LIMIT: boxed for the rest of its window
-    assert slept and set(slept) == {ratelimit.TARPIT_SECONDS}
+    assert slept
     held = len(slept)
     assert phone.client.get("/backup").status_code == 200  # another address: no wait
     assert phone.client.get("/", environ_base=flood).status_code == 200  # another route
