@@ -73,20 +73,6 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (the README's line): two workers more than the machine has
-    cores. Much of the suite waits rather than computes (browsers drawing
-    pages, servers booting, phones polling, installs reading the disk): the
-    browser tests alone used 0.7 of a core in 3 workers on 2 cores. With one
-    worker a core the cores sat idle for much of the run; the figures are in
-    docs/developing.md, "CI's time". PYTEST_XDIST_AUTO_NUM_WORKERS still
-    overrides it, as in pytest-xdist."""
-    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
-    if chosen and chosen.isdigit():
-        return int(chosen)
-    return (os.cpu_count() or 1) + 2
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist (``-n auto``), each worker gets a PostgreSQL database
     of its own: the tests drop every table after each test, so two workers on
