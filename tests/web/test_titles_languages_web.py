@@ -24,6 +24,7 @@ from companion.web.i18n import words
 from companion.web.outage import OutageGuard
 from companion.web.table_names import next_name
 from tests.end_games import finish_scorepad
+from tests.web.test_languages import _phone
 
 #: The titles that are not names, as each phone should read them.
 TITLES = {
@@ -32,15 +33,6 @@ TITLES = {
            "Pasjans Autumn Leaves"),
 }  # fmt: skip
 ENGLISH = ("Score pad", "Leaf scoring", "Leaf solo: the North Wind", "Autumn Leaves solitaire")
-
-
-def _phone(app: Any, language: str) -> Any:
-    phone = app.test_client()
-    phone.get(f"/language/{language}")
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get("/").get_data(as_text=True))
-    assert csrf
-    phone.csrf = csrf[1]
-    return phone
 
 
 def _text(page: str) -> str:
