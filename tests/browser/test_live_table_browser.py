@@ -128,6 +128,13 @@ def test_a_board_that_arrives_by_fetch_carries_no_token_and_its_forms_still_post
     expect(ben.locator("#board")).to_have_attribute(
         "data-version", str(version + 1), timeout=SETTLE
     )
+    # app.js fills the fields once the swap settles, a moment after the
+    # version changes: wait for that (a phone that never fills them fails).
+    ben.wait_for_function(
+        """() => [...document.querySelectorAll('#board input[name="csrf_token"]')]
+                  .every((field) => field.value)""",
+        timeout=SETTLE,
+    )
     fields = ben.evaluate(
         """() => [JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRF-Token"],
                   [...document.querySelectorAll('#board input[name="csrf_token"]')]
