@@ -73,7 +73,38 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the README's line): two workers more than the machine has
+    cores. Much of the suite waits rather than computes (browsers drawing
+    pages, servers booting, phones polling, installs reading the disk): the
+    browser tests alone used 0.7 of a core in 3 workers on 2 cores. With one
+    worker a core the cores sat idle for much of the run; the figures are in
+    docs/developing.md, "CI's time". PYTEST_XDIST_AUTO_NUM_WORKERS still
+    overrides it, as in pytest-xdist."""
+    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if chosen and chosen.isdigit():
+        return int(chosen)
+    return (os.cpu_count() or 1) + 2
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _one_test_at_a_time(config)
+    _a_database_for_each_worker()
+
+
+def _one_test_at_a_time(config: pytest.Config) -> None:
+    """xdist hands its workers tests in runs: first a quarter of each one's
+    share (228 tests each for 4 workers), in collection order. The long tests
+    come first (``pytest_collection_modifyitems``), so the first worker got
+    every one of them while the others ran quick tests and then waited for
+    it: 6 of a run's 15 minutes were its tail, 20-50 % of the cores idle.
+    Two tests at a time, refilled as each ends, spread them over every
+    worker. ``--maxschedchunk`` on the command line still decides."""
+    if getattr(config.option, "maxschedchunk", False) is None:
+        config.option.maxschedchunk = 2
+
+
+def _a_database_for_each_worker() -> None:
     """Under pytest-xdist (``-n auto``), each worker gets a PostgreSQL database
     of its own: the tests drop every table after each test, so two workers on
     one database would wipe each other's. The role needs CREATEDB (.ci/run
