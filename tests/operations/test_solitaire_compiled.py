@@ -23,6 +23,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from companion.rules import solitaire, solitaire_solver
 from companion.rules.solitaire import Layout
@@ -108,16 +109,33 @@ def _can_compile() -> bool:
     return shutil.which(compiler) is not None and headers.is_file()
 
 
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory) -> Path:
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory, worker_id) -> Path:
     """A copy of the package with the solver compiled beside its source.
 
-    Compiled once (``setup.py build_ext``, as pip's wheel build runs it) into
-    the copy's ``build/`` folder, then put beside the source: the C compile
-    is the costliest step of the suite, so every test here shares it."""
+    Compiled once a run (``setup.py build_ext``, as pip's wheel build runs it)
+    into the copy's ``build/`` folder, then put beside the source: the C
+    compile is among the costliest steps of the suite, so every test here
+    shares it, whichever xdist worker runs it. The first worker to need it
+    builds it under a lock in the run's own temporary folder (the parent of
+    each worker's); the others wait for it and use it. Tests must not change
+    it (the one that builds again works on a copy)."""
     if not _can_compile():
         pytest.skip("no C compiler or no Python headers here: the compiled solver cannot be built")
-    root = tmp_path_factory.mktemp("compiled")
+    # Under xdist each worker's base folder is popen-gwN in one folder of this run.
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
+    root = shared / "compiled-solver"
+    with FileLock(str(shared / "compiled-solver.lock")):
+        if not (root / "built").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            _build_a_compiled_copy(root)
+            (root / "built").touch()
+    return root
+
+
+def _build_a_compiled_copy(root: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.so")
     shutil.copytree(ROOT / "companion", root / "companion", ignore=ignore)
     for name in ("setup.py", "pyproject.toml", "README.md"):
@@ -135,7 +153,6 @@ def compiled(tmp_path_factory) -> Path:
     for module in lib.rglob("*.so"):  # the solver and mypyc's runtime beside it
         shutil.copy2(module, root / module.relative_to(lib))
     assert list((root / "companion" / "rules").glob("solitaire_solver.*.so"))
-    return root
 
 
 def _child(script: str, *args: str) -> dict[str, object]:
@@ -228,10 +245,13 @@ def _built_solvers(root: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_an_install_that_cannot_compile_or_is_told_not_to_keeps_the_python_solver(compiled):
+def test_an_install_that_cannot_compile_or_is_told_not_to_keeps_the_python_solver(
+    compiled, tmp_path
+):
     """setup.py's promises: a build that cannot compile still succeeds,
     says why, and leaves no compiled solver behind; nor does one asked to
     stay pure, even where an earlier build left one in the build folder."""
+    compiled = shutil.copytree(compiled, tmp_path / "copy", symlinks=True)  # the shared one stays
 
     def build(**env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
