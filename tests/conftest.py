@@ -365,6 +365,18 @@ def browser():
         chromium.close()
 
 
+def in_each_scheme(page: Any) -> Iterator[str]:
+    """The open page in the light colour scheme, then in the dark one, without
+    loading it again: the scheme changes colours, not what a page holds, so a
+    test checks a screen in both on one phone. A second phone and every page
+    loaded again, as such tests did, was the costliest half of them (a new
+    browser context and a page load cost Chromium about a second of CPU
+    here: docs/developing.md, "CI's time"). The page is left in the dark."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        yield scheme
+
+
 def take_seat(page: Any, name: str) -> None:
     """A browser phone says it is ``name``: on the "Who are you?" question,
     or through *Change* in the bar once it has answered before."""

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from tests.conftest import in_each_scheme
+
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("LEAFPILE_SCREENSHOTS")  # a folder to save screenshots in, if set
@@ -34,10 +36,9 @@ def totals(page) -> tuple[str, str]:
     )
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_race_to_21_played_by_thumb(live_server, new_phone, scheme):
+def test_a_race_to_21_played_by_thumb(live_server, new_phone):
     table = live_server.store.create_table("autumn_ash", ["Ana", "Ben"], {"rainbow": "Ana"}, "Ash")
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")
     # The colour progressions and bonuses are on screen from the start.
     reference = page.locator(".ash-reference")
@@ -60,14 +61,16 @@ def test_a_race_to_21_played_by_thumb(live_server, new_phone, scheme):
     page.locator("#board").get_by_text("Last bag: Ben +16").wait_for()
     assert totals(page) == ("20", "16")
 
-    for control in page.locator("#board button:visible, #board label.ash-piece:visible").all():
-        box = control.bounding_box()
-        assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for _ in in_each_scheme(page):  # the race ends in the dark
+        for control in page.locator("#board button:visible, #board label.ash-piece:visible").all():
+            box = control.bounding_box()
+            assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     bag(page, "Ana", 0, ["red-1-0", "red-2-0", "red-3-0"])
     page.locator(".end-headline").get_by_text("Ana reached 29 first").wait_for()
     assert totals(page) == ("29", "16")
     assert page.locator(".ash-bag").count() == 0  # the race is over: no more bags
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"autumn-ash-{scheme}.png"), full_page=True)
+    for scheme in in_each_scheme(page):
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, f"autumn-ash-{scheme}.png"), full_page=True)

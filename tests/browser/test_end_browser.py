@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import in_each_scheme
 from tests.end_games import finish_north_wind, finish_scorepad
 from tests.web.test_end_screens import FINISHERS, final_totals
 
@@ -21,31 +22,31 @@ def legend_values(page) -> dict[str, int]:
     return values
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("game", sorted(FINISHERS))
 def test_each_end_screen_fits_a_phone_and_its_chart_ends_on_the_totals(
-    live_server, new_phone, game, scheme
+    live_server, new_phone, game
 ):
     players, options, finish = FINISHERS[game]
     table = live_server.store.create_table(game, players, options, seed=1)
     state = finish(live_server.store, table)
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")
     end = page.locator("section.end")
     expect(end.get_by_role("heading", name="Game over")).to_be_visible()
-    expect(end.locator(".chart svg[role=img]")).to_be_visible()
     assert legend_values(page) == final_totals(game, state)
     headline = end.locator(".end-headline")
     if game == "pairs":
         expect(headline).to_have_class("notice notice-loss end-headline")
     else:
         expect(headline).to_have_class("notice notice-win end-headline")
-    # Nothing is wider than the phone; the chart's lines take their colour from the stylesheet.
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
-    stroke = page.locator(".chart-line").first.evaluate("e => getComputedStyle(e).stroke")
-    assert stroke not in ("none", "")
-    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-    assert (background == "rgb(23, 19, 15)") == (scheme == "dark")
+    for scheme in in_each_scheme(page):
+        expect(end.locator(".chart svg[role=img]")).to_be_visible()
+        # Nothing is wider than the phone; the chart's lines take their colour from the stylesheet.
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+        stroke = page.locator(".chart-line").first.evaluate("e => getComputedStyle(e).stroke")
+        assert stroke not in ("none", "")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert (background == "rgb(23, 19, 15)") == (scheme == "dark")
 
 
 def test_the_north_wind_end_screen_on_a_phone(live_server, new_phone, client_phone_for):

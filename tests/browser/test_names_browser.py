@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import in_each_scheme
 from tests.end_games import act
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -15,40 +16,40 @@ NARROW = {"width": 360, "height": 740}
 SIX = ["Anna", "Anne", "Andrew", "Christopher", "Christina", "Dev"]
 
 
-def narrow_phone(new_phone, scheme="light"):
-    page = new_phone(scheme)
+def narrow_phone(new_phone):
+    page = new_phone()
     page.set_viewport_size(NARROW)
     return page
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_six_score_pad_heads_tell_the_players_apart(live_server, new_phone, scheme):
+def test_six_score_pad_heads_tell_the_players_apart(live_server, new_phone):
     store = live_server.store
     table = store.create_table("scorepad", SIX, {"lowest_wins": False})
     act(store, table, {"type": "AddRound", "scores": [10, 20, 30, 40, 50, 60]})
-    page = narrow_phone(new_phone, scheme)
+    page = narrow_phone(new_phone)
     page.goto(f"{live_server.url}/t/{table.token}")
-    heads = page.locator("table.scores thead th[title]")
-    expect(heads).to_have_count(6)
-    shown = heads.evaluate_all(
-        "(ths) => ths.map((th) => th.querySelector('[aria-hidden]')?.textContent ?? th.textContent)"
-    )
-    assert shown == ["Anna", "Anne", "And", "Christo", "Christi", "Dev"]
-    # Nothing is cut by the browser either: no ellipsis, no sideways scrolling.
-    cut = heads.evaluate_all(
-        "(ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.title)"
-    )
-    assert cut == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
-    # Screen readers hear every name whole; the key under the table says who is who.
-    assert heads.nth(2).evaluate("(th) => th.querySelector('.visually-hidden').textContent") == (
-        "Andrew"
-    )
-    key = page.locator(".names-key")
-    expect(key.locator("span")).to_have_text(
-        ["And Andrew", "Christo Christopher", "Christi Christina"]
-    )
-    expect(key).to_be_visible()
+    for _ in in_each_scheme(page):
+        heads = page.locator("table.scores thead th[title]")
+        expect(heads).to_have_count(6)
+        shown = heads.evaluate_all(
+            "(ths) => ths.map((th) =>"
+            " th.querySelector('[aria-hidden]')?.textContent ?? th.textContent)"
+        )
+        assert shown == ["Anna", "Anne", "And", "Christo", "Christi", "Dev"]
+        # Nothing is cut by the browser either: no ellipsis, no sideways scrolling.
+        cut = heads.evaluate_all(
+            "(ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.title)"
+        )
+        assert cut == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+        # Screen readers hear every name whole; the key under the table says who is who.
+        heard = heads.nth(2).evaluate("(th) => th.querySelector('.visually-hidden').textContent")
+        assert heard == "Andrew"
+        key = page.locator(".names-key")
+        expect(key.locator("span")).to_have_text(
+            ["And Andrew", "Christo Christopher", "Christi Christina"]
+        )
+        expect(key).to_be_visible()
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from tests.conftest import in_each_scheme
+
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("LEAFPILE_SCREENSHOTS")  # a folder to save screenshots in, if set
@@ -15,10 +17,9 @@ def tap_card(page, label: str, rank: int) -> None:
     page.get_by_role("button", name=f"{label}: {rank}", exact=True).tap()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_round_played_by_thumb_on_a_phone(live_server, new_phone, scheme):
+def test_a_round_played_by_thumb_on_a_phone(live_server, new_phone):
     table = live_server.store.create_table("pairs", ["Ana", "Ben"], {"continuous": True}, "Pairs")
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")
 
     tap_card(page, "Card dealt to Ana", 4)
@@ -34,14 +35,15 @@ def test_a_round_played_by_thumb_on_a_phone(live_server, new_phone, scheme):
     assert folds.count() == 3
     assert folds.first.inner_text() == "Take Ana's 4 (4 points) · lowest"
 
-    # every control is big enough for a thumb
-    for control in page.locator("#board button:visible").all():
-        box = control.bounding_box()
-        assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
-    # nothing sticks out sideways on a phone
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"pairs-{scheme}.png"), full_page=True)
+    for scheme in in_each_scheme(page):  # the round ends in the dark
+        # every control is big enough for a thumb
+        for control in page.locator("#board button:visible").all():
+            box = control.bounding_box()
+            assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
+        # nothing sticks out sideways on a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, f"pairs-{scheme}.png"), full_page=True)
 
     folds.nth(2).tap()  # Ben takes Ana's 9
     page.locator("#board").get_by_text("Ben folded and takes Ana's 9 for 9 points").wait_for()

@@ -9,6 +9,7 @@ import pytest
 
 from companion.rules import actions, solitaire
 from companion.rules.solitaire_solver import solve
+from tests.conftest import in_each_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -36,20 +37,20 @@ def wait_for_version(page, version: int) -> None:
     page.locator(f'#board[data-version="{version}"]').wait_for()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_nearly_won_deal_is_won_by_tapping(live_server, new_phone, scheme):
+def test_a_nearly_won_deal_is_won_by_tapping(live_server, new_phone):
     table, moves, total = prepare(live_server.store)
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")
     version = total - LAST_MOVES
 
     # Every control is big enough for a thumb, and nothing sticks out sideways.
-    for control in page.locator("#board button:visible, #board label.sol-card:visible").all():
-        box = control.bounding_box()
-        assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"solitaire-{scheme}.png"), full_page=True)
+    for scheme in in_each_scheme(page):  # then played in the dark
+        for control in page.locator("#board button:visible, #board label.sol-card:visible").all():
+            box = control.bounding_box()
+            assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, f"solitaire-{scheme}.png"), full_page=True)
 
     for i, move in enumerate(moves):
         card = page.locator(f'label.sol-card[data-pick="{move["source"]}:{move["count"]}"]')
@@ -91,23 +92,25 @@ def test_undo_and_hint_on_a_phone(live_server, new_phone):
     assert not state.won
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_after_a_hint_tapping_the_hinted_card_keeps_it_and_one_tap_on_the_pile_moves(
-    live_server, new_phone, scheme
+    live_server, new_phone
 ):
     """The phone flow of issue 15: Hint picks the card; a thumb that taps the
     card anyway (as people do) must not put it down again; one tap on the
     marked pile then plays the move."""
     table, _, total = prepare(live_server.store)
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")
     page.get_by_role("link", name="Hint").tap()
     page.get_by_text("Hint: Move the").wait_for()
     page.get_by_text("with every card known").first.wait_for()
     pick = page.locator("input[name=pick]:checked").get_attribute("value")
     target = page.locator(".sol-pile.sol-hint-target").get_attribute("data-pile")
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"solitaire-hint-{scheme}.png"), full_page=True)
+    for scheme in in_each_scheme(page):
+        if SHOTS:
+            page.screenshot(
+                path=os.path.join(SHOTS, f"solitaire-hint-{scheme}.png"), full_page=True
+            )
 
     card = page.locator(f'label.sol-card[data-pick="{pick}"]')
     card.tap(position={"x": 20, "y": 12})
@@ -130,18 +133,18 @@ def test_a_second_tap_on_a_card_picked_by_hand_still_puts_it_down(live_server, n
     assert not card.locator("input").is_checked()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_statistics_page_fits_a_phone_and_says_most_deals_can_be_won(
-    live_server, new_phone, scheme
-):
+def test_the_statistics_page_fits_a_phone_and_says_most_deals_can_be_won(live_server, new_phone):
     prepare(live_server.store)  # one deal played, so the figures are not all 0
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/solitaire")
     odds = page.locator("#sol-odds")
-    assert odds.is_visible() and odds.inner_text().startswith("Most deals can be won.")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"solitaire-stats-{scheme}.png"), full_page=True)
+    for scheme in in_each_scheme(page):
+        assert odds.is_visible() and odds.inner_text().startswith("Most deals can be won.")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        if SHOTS:
+            page.screenshot(
+                path=os.path.join(SHOTS, f"solitaire-stats-{scheme}.png"), full_page=True
+            )
 
 
 def test_cards_can_be_dragged_onto_a_pile_on_a_desktop(live_server, browser):

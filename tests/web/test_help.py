@@ -13,6 +13,7 @@ from companion.rules import leaf
 from companion.tables.games import GAME_MODULES
 from companion.web import help as help_pages
 from companion.web import help_rulings
+from tests.conftest import in_each_scheme
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -82,19 +83,19 @@ def test_an_unknown_help_page_is_a_friendly_404(client, path):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_thumb_reaches_help_from_the_table_and_reads_it_without_scrolling_sideways(
-    live_server, new_phone, scheme
+    live_server, new_phone
 ):
     table = live_server.store.create_table("venture", ["Ana", "Ben", "Cy"], {})
-    page = new_phone(scheme)
+    page = new_phone()
     page.goto(f"{live_server.url}/t/{table.token}")
     page.get_by_role("link", name="How to play").click()
     page.get_by_role("heading", name="Venture", level=1).wait_for()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    for link in page.locator("nav a:visible").all():
-        box = link.bounding_box()
-        assert box and box["height"] >= 44, link.inner_text()
+    for _ in in_each_scheme(page):
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for link in page.locator("nav a:visible").all():
+            box = link.bounding_box()
+            assert box and box["height"] >= 44, link.inner_text()
 
 
 # --- Pages for the table: a phone's budget, no programmers' material ----------------------
@@ -302,31 +303,32 @@ MOST_SCREENS = 4
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_help_page_reads_on_a_phone(live_server, new_phone, scheme):
-    page = new_phone(scheme)
+def test_every_help_page_reads_on_a_phone(live_server, new_phone):
+    page = new_phone()
     shots = os.environ.get("HELP_SHOTS_DIR")
     heights = {}
     for path in SERVED:
+        page.emulate_media(color_scheme="light")
         page.goto(f"{live_server.url}{path}")
         page.locator("h1").first.wait_for()
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
-        height = page.evaluate("document.documentElement.scrollHeight")
-        heights[path] = height
-        fold = page.locator("details.rulings > summary")
-        if fold.count():
-            box = fold.bounding_box()
-            assert box and box["height"] >= 44 and box["width"] >= 300, path
-            fold.click()
-            first = page.locator("details.rulings li").first
-            first.wait_for()
-            assert first.is_visible()
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
-            fold.click()  # folded again for the screenshot of the page as it opens
-        if shots:
-            page.evaluate("window.scrollTo(0, 0)")  # the fold's tap scrolled; the page as it opens
-            name = path.strip("/").replace("/", "-") or "help"
-            page.screenshot(path=str(Path(shots) / f"{name}-{scheme}.png"), full_page=True)
+        for scheme in in_each_scheme(page):
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, (path, scheme)
+            height = page.evaluate("document.documentElement.scrollHeight")
+            heights[path] = max(height, heights.get(path, 0))
+            fold = page.locator("details.rulings > summary")
+            if fold.count():
+                box = fold.bounding_box()
+                assert box and box["height"] >= 44 and box["width"] >= 300, (path, scheme)
+                fold.click()
+                first = page.locator("details.rulings li").first
+                first.wait_for()
+                assert first.is_visible()
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+                fold.click()  # folded again for the screenshot of the page as it opens
+            if shots:
+                page.evaluate("window.scrollTo(0, 0)")  # the fold's tap scrolled; as it opens
+                name = path.strip("/").replace("/", "-") or "help"
+                page.screenshot(path=str(Path(shots) / f"{name}-{scheme}.png"), full_page=True)
     assert min(heights.values()) >= SCREEN // 2  # the pages are measured, not empty
     too_long = {p: h for p, h in heights.items() if h > MOST_SCREENS * SCREEN}
     assert too_long == {}, f"over {MOST_SCREENS} screens of {SCREEN} px (all: {heights})"
