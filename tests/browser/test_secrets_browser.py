@@ -5,7 +5,8 @@ worlds (the hidden bids low in one, high in the other) and compares what
 the other phones show, byte for byte. The second plays a whole five-player
 Venture game with a shared phone bidding for two players, a late joiner
 taking one of those seats, a phone taking over a held seat, and a peek and
-undo: after every bid, no other phone shows it before the reveal.
+undo: after every bid of the first four rounds and the last, no other phone
+shows it before the reveal.
 """
 
 from __future__ import annotations
@@ -173,10 +174,26 @@ def test_a_whole_venture_game_with_a_takeover_a_late_joiner_and_a_peek(live_serv
     for name in ("Ana", "Ben", "Cy"):
         phones[name] = new_phone(shared=False)
         _sit(phones[name], url, name)
-    for round_number in range(1, venture.hand_size(len(PLAYERS)) + 1):
+    last_round = venture.hand_size(len(PLAYERS))
+    for round_number in range(1, last_round + 1):
         since = store.version(table.token)
         state = store.snapshot(table.token).state
         bids = _legal_bids(state, ["Dan", "Ed", "Ben", "Cy", "Ana"])
+        if 4 < round_number < last_round:
+            # Rounds 5 to 9 would only repeat on the phones what rounds 1 to 4
+            # proved there (each round reloads six phones): the store enters
+            # them, and the last round is played and checked on the phones.
+            for name, card in bids.items():
+                store.act(table.token, store.version(table.token), venture.Bid(name, card))
+            assert store.snapshot(table.token).state.rounds_played == round_number
+            if round_number == last_round - 1:
+                # Five rounds landed at once: each phone loads the table as it
+                # now stands before the last round is played on them.
+                version = store.version(table.token)
+                for page in [*phones.values(), shared]:
+                    page.reload()
+                    expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+            continue
         if round_number == 2:
             # A late joiner takes Ed's free seat after the shared phone bid for Ed.
             _shared_bid(shared, "Ed", bids["Ed"])
