@@ -15,6 +15,7 @@ import io
 import os
 import re
 import secrets
+import socket
 import stat
 import sys
 import threading
@@ -380,8 +381,14 @@ class _FakeServer:
         raise KeyboardInterrupt
 
 
-def _serve(monkeypatch, tmp_path, host: str, lan: str | None) -> tuple[_FakeServer, str]:
+def _serve(monkeypatch, tmp_path, host: str, lan: str | None) -> tuple[_FakeServer, str, int]:
+    """The launcher serving on a port free at the moment (a fixed one was
+    taken now and then by a test of another xdist worker), with a fake
+    server; the served app, the banner, the port."""
     made: list[_FakeServer] = []
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port = probe.getsockname()[1]
 
     def fake_stream_server(listener: Any, app: Flask) -> _FakeServer:
         made.append(_FakeServer(app, {"port": listener.getsockname()[1]}))
@@ -397,35 +404,35 @@ def _serve(monkeypatch, tmp_path, host: str, lan: str | None) -> tuple[_FakeServ
     monkeypatch.setattr(server_module, "cooperative", lambda: None)  # never gevent in pytest
     monkeypatch.setattr(server_module, "lan_address", lambda: lan)
     monkeypatch.setattr(server_module.sys, "stdout", out)
-    assert server_module.serve(host=host, port=5123) == 0
+    assert server_module.serve(host=host, port=port) == 0
     made[0].app.extensions["leafpile_store"].engine.dispose()
-    return made[0], out.getvalue()
+    return made[0], out.getvalue(), port
 
 
 def test_serving_the_lan_never_turns_debug_on_and_the_banner_lists_every_address(
     monkeypatch, tmp_path
 ):
-    served, banner = _serve(monkeypatch, tmp_path, "0.0.0.0", "192.168.1.23")
+    served, banner, port = _serve(monkeypatch, tmp_path, "0.0.0.0", "192.168.1.23")
     assert served.app.debug is False
-    assert served.options["port"] == 5123
-    assert "http://192.168.1.23:5123" in banner
-    assert "http://127.0.0.1:5123" in banner
-    assert "Phones on this network: http://192.168.1.23:5123" in banner
-    assert served.app.config["PUBLIC_URL"] == "http://192.168.1.23:5123"
+    assert served.options["port"] == port
+    assert f"http://192.168.1.23:{port}" in banner
+    assert f"http://127.0.0.1:{port}" in banner
+    assert f"Phones on this network: http://192.168.1.23:{port}" in banner
+    assert served.app.config["PUBLIC_URL"] == f"http://192.168.1.23:{port}"
 
 
 def test_the_banner_says_when_only_this_computer_can_reach_it(monkeypatch, tmp_path):
-    served, banner = _serve(monkeypatch, tmp_path, "127.0.0.1", "192.168.1.23")
+    served, banner, port = _serve(monkeypatch, tmp_path, "127.0.0.1", "192.168.1.23")
     assert served.app.debug is False
     assert "Only this computer can reach it" in banner
     assert "192.168.1.23" not in banner
-    assert "Reachable at: http://127.0.0.1:5123" in banner
+    assert f"Reachable at: http://127.0.0.1:{port}" in banner
 
 
 def test_the_banner_without_any_network_lists_only_loopback(monkeypatch, tmp_path):
-    _, banner = _serve(monkeypatch, tmp_path, "0.0.0.0", None)
+    _, banner, port = _serve(monkeypatch, tmp_path, "0.0.0.0", None)
     assert "Only this computer can reach it" in banner
-    assert "Reachable at: http://127.0.0.1:5123" in banner
+    assert f"Reachable at: http://127.0.0.1:{port}" in banner
 
 
 def test_the_gunicorn_app_is_never_in_debug_mode(monkeypatch, tmp_path):
