@@ -365,6 +365,15 @@ def browser():
         chromium.close()
 
 
+def assert_thumb_sized(page: Any, controls: str, width: int = 390) -> None:
+    """Every visible control ``controls`` (a selector) is at least 44 px each
+    way, and nothing makes the page scroll sideways on a ``width`` px phone."""
+    for control in page.locator(controls).all():
+        box = control.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def in_each_scheme(page: Any) -> Iterator[str]:
     """The open page in the light colour scheme, then in the dark one, without
     loading it again: the scheme changes colours, not what a page holds, so a

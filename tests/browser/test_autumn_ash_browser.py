@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.conftest import in_each_scheme
+from tests.conftest import assert_thumb_sized, in_each_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -62,10 +62,7 @@ def test_a_race_to_21_played_by_thumb(live_server, new_phone):
     assert totals(page) == ("20", "16")
 
     for _ in in_each_scheme(page):  # the race ends in the dark
-        for control in page.locator("#board button:visible, #board label.ash-piece:visible").all():
-            box = control.bounding_box()
-            assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert_thumb_sized(page, "#board button:visible, #board label.ash-piece:visible")
 
     bag(page, "Ana", 0, ["red-1-0", "red-2-0", "red-3-0"])
     page.locator(".end-headline").get_by_text("Ana reached 29 first").wait_for()

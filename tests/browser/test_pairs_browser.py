@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.conftest import in_each_scheme
+from tests.conftest import assert_thumb_sized, in_each_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -36,12 +36,7 @@ def test_a_round_played_by_thumb_on_a_phone(live_server, new_phone):
     assert folds.first.inner_text() == "Take Ana's 4 (4 points) · lowest"
 
     for scheme in in_each_scheme(page):  # the round ends in the dark
-        # every control is big enough for a thumb
-        for control in page.locator("#board button:visible").all():
-            box = control.bounding_box()
-            assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
-        # nothing sticks out sideways on a phone
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert_thumb_sized(page, "#board button:visible")
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, f"pairs-{scheme}.png"), full_page=True)
 

@@ -9,7 +9,7 @@ import pytest
 
 from companion.rules import actions, solitaire
 from companion.rules.solitaire_solver import solve
-from tests.conftest import in_each_scheme
+from tests.conftest import assert_thumb_sized, in_each_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -45,10 +45,7 @@ def test_a_nearly_won_deal_is_won_by_tapping(live_server, new_phone):
 
     # Every control is big enough for a thumb, and nothing sticks out sideways.
     for scheme in in_each_scheme(page):  # then played in the dark
-        for control in page.locator("#board button:visible, #board label.sol-card:visible").all():
-            box = control.bounding_box()
-            assert box and box["height"] >= 44 and box["width"] >= 44, control.inner_text()
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert_thumb_sized(page, "#board button:visible, #board label.sol-card:visible")
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, f"solitaire-{scheme}.png"), full_page=True)
 
