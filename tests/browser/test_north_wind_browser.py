@@ -52,7 +52,7 @@ def test_three_north_wind_turns_with_orange_season_and_frost_then_final_score(
     page.get_by_role("button", name="These are its animals").click()
 
     # --- North Wind turn 1: red, orange, 2 yellow → season → Frost
-    page.get_by_role("button", name="My turn is over: North Wind's turn").click()
+    click_and_wait(page, page.get_by_role("button", name="My turn is over: North Wind's turn"))
     draw(page, "sassafras", "orange", "bottom-right")
     expect(now).to_contain_text("Take the top sassafras leaf")
     place(page, red=1, orange=1, yellow=2)
@@ -86,7 +86,7 @@ def test_three_north_wind_turns_with_orange_season_and_frost_then_final_score(
     expect(now).to_contain_text("Ana's turn")
 
     # --- North Wind turn 2: a Reshuffle, then a boosted green leaf
-    page.get_by_role("button", name="My turn is over: North Wind's turn").click()
+    click_and_wait(page, page.get_by_role("button", name="My turn is over: North Wind's turn"))
     page.get_by_role("button", name="It is the Reshuffle card").click()
     expect(now).to_contain_text("13 of 13 cards left")
     draw(page, "ginkgo", "green", "top-left")
@@ -99,9 +99,11 @@ def test_three_north_wind_turns_with_orange_season_and_frost_then_final_score(
     # --- Three piles run out: Winter; North Wind turn 3, then the last Frost
     for shape in ("sweetgum", "tulip poplar", "silver maple"):
         page.locator("#nw-piles").evaluate("details => { details.open = true; }")
-        page.locator("#nw-piles").get_by_role("button", name=shape).click()
+        # Each tap is entered and its board drawn before the next: a tap on a
+        # board being swapped could be lost on a busy machine.
+        click_and_wait(page, page.locator("#nw-piles").get_by_role("button", name=shape))
     expect(page.locator(".nw-facts")).to_contain_text("Winter")
-    page.get_by_role("button", name="My turn is over: North Wind's turn").click()
+    click_and_wait(page, page.get_by_role("button", name="My turn is over: North Wind's turn"))
     draw(page, "sweetgum", "yellow", "top-left")
     expect(now).to_contain_text("draw again")
     draw(page, "trident maple", "yellow", "top-left")
