@@ -374,6 +374,18 @@ def assert_thumb_sized(page: Any, controls: str, width: int = 390) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def reload_at_version(pages: list[Any], version: int) -> None:
+    """Each phone loads its table again and shows ``version``: after entries
+    made by the store rather than on the phones, so every phone stands on
+    the same board before the next tap (several landing at once kept a
+    board swapping under a tap)."""
+    from playwright.sync_api import expect
+
+    for page in pages:
+        page.reload()
+        expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+
+
 def in_each_scheme(page: Any) -> Iterator[str]:
     """The open page in the light colour scheme, then in the dark one, without
     loading it again: the scheme changes colours, not what a page holds, so a

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.rules import venture
+from tests.conftest import reload_at_version
 from tests.web.test_secrets import steady
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -189,10 +190,7 @@ def test_a_whole_venture_game_with_a_takeover_a_late_joiner_and_a_peek(live_serv
             if round_number == last_round - 1:
                 # Five rounds landed at once: each phone loads the table as it
                 # now stands before the last round is played on them.
-                version = store.version(table.token)
-                for page in [*phones.values(), shared]:
-                    page.reload()
-                    expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+                reload_at_version([*phones.values(), shared], store.version(table.token))
             continue
         if round_number == 2:
             # A late joiner takes Ed's free seat after the shared phone bid for Ed.

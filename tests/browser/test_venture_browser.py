@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from companion.rules import venture
 from companion.rules.cards import PAIRS_DECK
-from tests.conftest import take_seat
+from tests.conftest import reload_at_version, take_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -73,10 +73,7 @@ def test_two_phones_play_a_whole_three_player_game(live_server, new_phone):
                 live_server.store.act(table.token, live_server.store.version(table.token), bid)
                 expected = venture.apply(expected, bid)
             if turn == rounds - 3:
-                version = str(live_server.store.version(table.token))
-                for phone in (ana, shared):
-                    phone.reload()
-                    expect(phone.locator("#board")).to_have_attribute("data-version", version)
+                reload_at_version([ana, shared], live_server.store.version(table.token))
             continue
         ana.get_by_role("button", name=f"Your bid, Ana: {hands['Ana'][turn]}", exact=True).click()
         expect(ana.locator(".venture-bids .status")).to_contain_text("You have bid")

@@ -506,13 +506,7 @@ def test_a_server_offering_the_pseudo_locale_keeps_polish_plurals(tmp_path):
     from companion.i18n import write_pseudo
 
     app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'plural.sqlite3'}",
-            "SECRET_KEY": "test-secret-key",
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo")),
-        }
+        {**_config(tmp_path), "I18N_PSEUDO_LOCALE": str(write_pseudo(tmp_path / "pseudo"))}
     )
     with app.test_request_context("/", headers={"Accept-Language": "pl"}):
         assert [get_translations().plural(n) for n in (1, 2, 5, 22, 25)] == [0, 1, 2, 1, 2]
