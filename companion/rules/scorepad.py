@@ -94,7 +94,8 @@ def apply(pad: ScorePad, action: Action) -> ScorePad:
             )
         for player, points in zip(pad.players, action.scores, strict=True):
             _check_points(player, points)
-        return replace(pad, rounds=(*pad.rounds, tuple(action.scores)))
+        # Concatenated, not unpacked: a long import adds thousands of rounds.
+        return replace(pad, rounds=pad.rounds + (tuple(action.scores),))
     if isinstance(action, FixEntry):
         if action.player not in pad.players:
             raise IllegalAction(

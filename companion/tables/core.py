@@ -242,42 +242,12 @@ class StoreCore:
         seed: int | None = None,
     ) -> TableView:
         """Create a table after checking the game accepts this setup."""
-        row, _ = self._new_table_row(game, players, options, title, seed)
+        row, _ = new_table_row(game, players, options, title, seed)
         with self._write() as session:
             session.add(row)
             session.flush()
             view = _view(row)
         return view
-
-    @staticmethod
-    def _new_table_row(
-        game: str,
-        players: Sequence[str],
-        options: Mapping[str, Any] | None,
-        title: str,
-        seed: int | None,
-    ) -> tuple[TableRow, Any]:
-        """A checked, unsaved table row and the game's first state."""
-        kind = load().get(game)
-        if kind is None:
-            raise TableError(f"there is no game called {_clip(game, 24)!r}")
-        names = tuple(check_player_names(players, kind))
-        options = dict(options or {})
-        seed = secrets.randbelow(2**31) if seed is None else int(seed)
-        try:
-            state = kind.new_state(names, options, seed)
-        except RuleError as exc:
-            raise TableError(exc.message) from exc
-        title = plain_text(title)[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
-        row = TableRow(
-            token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
-            view_token=secrets.token_urlsafe(24),
-            game=game,
-            title=title,
-            setup={"players": list(names), "options": options, "seed": seed},
-            version=0,
-        )
-        return row, state
 
     def table(self, token: str) -> TableView:
         with self._read() as session:
@@ -422,6 +392,36 @@ class StoreCore:
         if row is None or not secrets.compare_digest(row.token, token):
             raise NoSuchTable(NO_TABLE)
         return row
+
+
+def new_table_row(
+    game: str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | None,
+    title: str,
+    seed: int | None,
+) -> tuple[TableRow, Any]:
+    """A checked, unsaved table row and the game's first state."""
+    kind = load().get(game)
+    if kind is None:
+        raise TableError(f"there is no game called {_clip(game, 24)!r}")
+    names = tuple(check_player_names(players, kind))
+    options = dict(options or {})
+    seed = secrets.randbelow(2**31) if seed is None else int(seed)
+    try:
+        state = kind.new_state(names, options, seed)
+    except RuleError as exc:
+        raise TableError(exc.message) from exc
+    title = plain_text(title)[:MAX_TITLE_LENGTH] or f"{kind.title}, {_short_date()}"
+    row = TableRow(
+        token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
+        view_token=secrets.token_urlsafe(24),
+        game=game,
+        title=title,
+        setup={"players": list(names), "options": options, "seed": seed},
+        version=0,
+    )
+    return row, state
 
 
 def _short_date() -> str:

@@ -1,9 +1,10 @@
 """A table as a file: the export, and importing one as a new table with
 every event checked.
 
-An import is folded once with the game's ``apply`` (see
-:meth:`ImportExportMixin.import_table`), so its cost is linear in the log,
-and it is written in one transaction, so a refused file leaves nothing
+An import is checked by folding it once with the game's ``apply``
+(:func:`check_import`, pure: a server runs it in a job worker), so its cost
+is linear in the log, and it is written in one transaction
+(:meth:`ImportExportMixin.write_import`), so a refused file leaves nothing
 behind.
 """
 
@@ -12,34 +13,25 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, insert
 
-from companion.cooperative import off_the_loop
 from companion.rules.errors import RuleError
 from companion.rules.messages import Grouped, Message, refusal
 
 from . import results
 from .checks import _clip, plain_text
-from .core import StoreCore
+from .core import StoreCore, new_table_row
 from .errors import NOTHING_TO_REDO, NOTHING_TO_UNDO, TableError
 from .games import GameKind, load
-from .log import (
-    SET_ASIDE,
-    Event,
-    LogWalk,
-    Snapshot,
-    TableView,
-    _view,
-    depth,
-    snapshot_of,
-    undo_size,
-)
-from .models import MAX_NAME_LENGTH, EventRow, _now
+from .log import SET_ASIDE, Event, LogWalk, Snapshot, TableView, _view, depth, undo_size
+from .models import MAX_NAME_LENGTH, EventRow, TableRow, _now
 
 MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
 MAX_IMPORT_DEPTH = 32  # no table's export nests deeper than a handful of levels
@@ -186,108 +178,152 @@ class ImportExportMixin(StoreCore):
     def import_table(
         self,
         data: Any,
-        check_options: Callable[[str, tuple[str, ...], Mapping[str, Any]], None] | None = None,
+        check_options: CheckOptions | None = None,
         *,
         max_events: int = 0,
         max_seconds: float = 0.0,
     ) -> TableView:
-        """Create a new table (new addresses) from an export, checking every event.
+        """Create a new table (new addresses) from an export, checking every
+        event (:func:`check_import`), then write it (:meth:`write_import`)."""
+        return self.write_import(check_import(data, check_options, max_events, max_seconds))
 
-        Linear in the log's length: the log is folded once with the game's
-        ``apply``, keeping the state after each action that counts, so an undo
-        pops a state and a redo pushes one back (replaying the log per event,
-        as before, cost minutes for a few thousand undos). Then the table and
-        all its events are written in one transaction, so a refused file
-        leaves nothing behind. ``check_options(game, players, options)``
-        checks the options as the new-table form would (the web layer knows
-        the forms); it raises :class:`TableError`. ``max_events`` and
-        ``max_seconds`` (0: the store's own ceiling, no time limit) bound what
-        one import may cost: the web layer passes its limits (issue 23).
+    def write_import(self, checked: CheckedImport) -> TableView:
+        """Write a checked import as a new table, with all its events, in one
+        transaction: a database that refuses it keeps nothing.
+
+        The table's snapshot is not kept: the walk that checked it may have
+        been made in a job worker (a walk holds a state per action, too much
+        to send back), and the table's first reader walks it again.
         """
-        if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
-            raise TableError(
-                refusal("import.not_export", "this file is not a Leafpile table export")
-            )
-        setup = data.get("setup")
-        events = data.get("events")
-        if not isinstance(setup, Mapping) or not isinstance(events, list):
-            raise TableError(refusal("import.no_events", "this export has no setup or no events"))
-        most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
-        if len(events) > most:
-            raise TableError(
-                refusal(
-                    "import.too_many",
-                    "this export has more than %(most)s events",
-                    most=Grouped(most),
-                )
-            )
-        game = data.get("game")
-        players = setup.get("players")
-        seed = setup.get("seed")
-        options = setup.get("options", {})
-        if not isinstance(game, str) or game not in load():
-            raise TableError(
-                refusal(
-                    "import.no_game",
-                    "there is no game called %(game)s on this server",
-                    game=repr(_clip(game, 24)),
-                )
-            )
-        if not isinstance(players, list) or not isinstance(options, Mapping):
-            raise TableError(refusal("import.damaged_setup", "this export's setup is damaged"))
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise TableError(
-                refusal(
-                    "import.damaged_seed",
-                    "this export's setup is damaged: its seed is not a whole number from 0 to 2⁵³",
-                )
-            )
-        if _depth(data) > MAX_IMPORT_DEPTH:
-            raise TableError(
-                refusal(
-                    "import.too_deep", "this export is nested far deeper than any Leafpile table"
-                )
-            )
-        title = data.get("title")
-        row, state = self._new_table_row(
-            game,
-            [str(p)[:200] for p in players],
-            options,
-            title if isinstance(title, str) else "",
-            seed,
+        row = TableRow(
+            token=secrets.token_urlsafe(24),  # 192 bits: the table's URL is its key
+            view_token=secrets.token_urlsafe(24),
+            game=checked.game,
+            title=checked.title,
+            setup=checked.setup,
+            version=len(checked.records),
         )
-        if check_options is not None:
-            check_options(game, tuple(row.setup["players"]), options)
-        try:
-            deadline = time.monotonic() + max_seconds if max_seconds else None
-            # Pure and up to seconds long: off a gevent server's event loop.
-            walk, records = off_the_loop(_fold_import, load()[game], state, events, deadline)
-        except _DamagedEvent:
-            raise
-        except TableError as exc:
-            raise TableError(
-                refusal("import.no_replay", "this export does not replay: %(why)s", why=exc.message)
-            ) from exc
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-            # A file's actions are anybody's JSON: a game that meets a field of
-            # the wrong type (null scores, say) may fail outside its rule checks.
-            raise TableError(
-                refusal(
-                    "import.damaged_action", "this export does not replay: it has a damaged action"
-                )
-            ) from exc
-        row.version = len(records)
         now = _now()
         with self._write() as session:
             session.add(row)
             session.flush()
-            if records:  # one executemany through Core: the ORM's bulk path costs 5x
+            if checked.records:  # one executemany through Core: the ORM's bulk path costs 5x
                 session.execute(
                     insert(cast(Table, EventRow.__table__)),
-                    [{**r, "table_id": row.id, "created_at": now} for r in records],
+                    [{**r, "table_id": row.id, "created_at": now} for r in checked.records],
                 )
-            log = [Event(r["seq"], r["kind"], r["payload"], r["seat"], now) for r in records]
-            snap = snapshot_of(_view(row), log, walk)
-            results.record(session, None, snap)
-        self._remember(snap)
-        return snap.table
+            view = _view(row)
+            results.record_finished(session, view, checked.state, checked.actions)
+        return view
+
+
+CheckOptions = Callable[[str, tuple[str, ...], Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class CheckedImport:
+    """An export checked event by event: the new table's setup and the rows
+    to write, and the state and actions the game came to (for its results).
+
+    A plain value, so a job worker can check an upload and send this back.
+    """
+
+    game: str
+    title: str
+    setup: dict[str, Any]
+    records: tuple[dict[str, Any], ...]
+    state: Any
+    actions: tuple[dict[str, Any], ...]
+
+
+def check_import(
+    data: Any,
+    check_options: CheckOptions | None = None,
+    max_events: int = 0,
+    max_seconds: float = 0.0,
+) -> CheckedImport:
+    """An export checked for a new table, or :class:`TableError` saying why not.
+
+    Pure (no database), and linear in the log's length: the log is folded
+    once with the game's ``apply``, keeping the state before each action
+    that counts, so an undo pops a state and a redo pushes one back
+    (replaying the log per event, as before, cost minutes for a few thousand
+    undos). ``check_options(game, players, options)`` checks the options as
+    the new-table form would (the web layer knows the forms); it raises
+    :class:`TableError`. ``max_events`` and ``max_seconds`` (0: the store's
+    own ceiling, no time limit) bound what one import may cost: the web
+    layer passes its limits (issue 23).
+    """
+    if not isinstance(data, Mapping) or data.get("format") != "leafpile-table":
+        raise TableError(refusal("import.not_export", "this file is not a Leafpile table export"))
+    setup = data.get("setup")
+    events = data.get("events")
+    if not isinstance(setup, Mapping) or not isinstance(events, list):
+        raise TableError(refusal("import.no_events", "this export has no setup or no events"))
+    most = min(max_events or MAX_IMPORT_EVENTS, MAX_IMPORT_EVENTS)
+    if len(events) > most:
+        raise TableError(
+            refusal(
+                "import.too_many",
+                "this export has more than %(most)s events",
+                most=Grouped(most),
+            )
+        )
+    game = data.get("game")
+    players = setup.get("players")
+    seed = setup.get("seed")
+    options = setup.get("options", {})
+    if not isinstance(game, str) or game not in load():
+        raise TableError(
+            refusal(
+                "import.no_game",
+                "there is no game called %(game)s on this server",
+                game=repr(_clip(game, 24)),
+            )
+        )
+    if not isinstance(players, list) or not isinstance(options, Mapping):
+        raise TableError(refusal("import.damaged_setup", "this export's setup is damaged"))
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise TableError(
+            refusal(
+                "import.damaged_seed",
+                "this export's setup is damaged: its seed is not a whole number from 0 to 2⁵³",
+            )
+        )
+    if _depth(data) > MAX_IMPORT_DEPTH:
+        raise TableError(
+            refusal("import.too_deep", "this export is nested far deeper than any Leafpile table")
+        )
+    title = data.get("title")
+    row, state = new_table_row(
+        game,
+        [str(p)[:200] for p in players],
+        options,
+        title if isinstance(title, str) else "",
+        seed,
+    )
+    if check_options is not None:
+        check_options(game, tuple(row.setup["players"]), options)
+    try:
+        deadline = time.monotonic() + max_seconds if max_seconds else None
+        walk, records = _fold_import(load()[game], state, events, deadline)
+    except _DamagedEvent:
+        raise
+    except TableError as exc:
+        raise TableError(
+            refusal("import.no_replay", "this export does not replay: %(why)s", why=exc.message)
+        ) from exc
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        # A file's actions are anybody's JSON: a game that meets a field of
+        # the wrong type (null scores, say) may fail outside its rule checks.
+        raise TableError(
+            refusal("import.damaged_action", "this export does not replay: it has a damaged action")
+        ) from exc
+    return CheckedImport(
+        game=game,
+        title=row.title,
+        setup=row.setup,
+        records=tuple(records),
+        state=walk.state,
+        actions=walk.actions,
+    )

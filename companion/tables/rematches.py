@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from companion.rules.messages import refusal
 
+from .core import new_table_row
 from .errors import NO_TABLE, NoSuchTable, TableError
 from .log import TableView, _view
 from .models import MAX_TITLE_LENGTH, MemberRow, SeatRow, TableRow
@@ -118,7 +119,7 @@ class RematchMixin(SeatsMixin):
                     )
                 )
             table = snap.table
-            new, _ = self._new_table_row(
+            new, _ = new_table_row(
                 table.game,
                 next_players(table.game, table.players),
                 table.options,

@@ -56,7 +56,7 @@ from .summaries import Summary, is_over, summarise
 
 if TYPE_CHECKING:
     from .core import StoreCore
-    from .log import Snapshot
+    from .log import Snapshot, TableView
 
 
 def _now() -> datetime:
@@ -178,12 +178,20 @@ def record(session: Session, before: Snapshot | None, after: Snapshot) -> None:
     if not over_now and not was_over:
         return
     session.execute(delete(ResultRow).where(ResultRow.table_id == table.id))
-    if not over_now:
+    if over_now:
+        record_finished(session, table, after.state, after.actions)
+
+
+def record_finished(
+    session: Session, table: TableView, state: Any, actions: tuple[dict[str, Any], ...]
+) -> None:
+    """Write the result rows of a game that ``state`` (after ``actions``) ends,
+    if it does: a new table's (an import) or, from :func:`record`, one that
+    has just ended again."""
+    if not is_over(table.game, state):
         return
     try:
-        summary = summarise(
-            table.game, table.players, table.options, table.seed, after.actions, after.state
-        )
+        summary = summarise(table.game, table.players, table.options, table.seed, actions, state)
     except Exception:  # a summary is a by-product: it must never refuse the write itself
         logging.getLogger(__name__).exception("no summary for table %s", table.id)
         return

@@ -25,16 +25,14 @@ game's own rules check the whole setup.
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Mapping
 from typing import Any
-
-from flask import current_app
 
 from companion.cooperative import off_the_loop
 from companion.rules.messages import refusal
 from companion.tables.checks import check_storable_text
-from companion.tables.store import Store, TableError, TableView
+from companion.tables.import_export import CheckedImport, check_import
+from companion.tables.store import TableError, TableView
 
 from . import store
 from .costly import job_slot
@@ -67,37 +65,19 @@ def import_upload(raw: bytes) -> TableView:
             )
         )
     with job_slot():
-        url = current_app.config["DATABASE_URL"]
-        _APP_STORES[url] = store()  # for the work when it runs here
-        if store().is_sqlite:
-            # SQLite has one writer, and the import replays inside its write
-            # transaction: at a lower priority on a busy machine it held the
-            # lock for seconds while every entry (and, in its busy wait, the
-            # serving process's event loop) waited. Here, at full priority.
-            return import_into(url, raw)
-        # Parsed, replayed and written in a worker process of lower priority
-        # (companion/jobs.py): seconds of a serving process's CPU (and its
-        # interpreter) a file otherwise, while every phone of it waited.
-        return off_the_loop(import_into, url, raw)
+        # Read and checked in a worker process of lower priority
+        # (companion/jobs.py): up to a second of CPU for a large file, which
+        # in the serving process held up every phone it serves. Only the
+        # rows are written here, at full priority: on SQLite a worker of
+        # lower priority would hold the one write lock that every entry
+        # (and, in SQLite's busy wait, the event loop) waits for.
+        checked = off_the_loop(check_upload, raw, MAX_IMPORT_EVENTS, MAX_REPLAY_SECONDS)
+        return store().write_import(checked)
 
 
-# The stores an import is written through: the app's own in a serving
-# process (weakly: it goes with its app), one of its own in a worker process.
-_APP_STORES: weakref.WeakValueDictionary[str, Store] = weakref.WeakValueDictionary()
-_OWN_STORES: dict[str, Store] = {}
-
-
-def import_into(url: str, raw: bytes) -> TableView:
-    """A new table from ``raw`` in the database at ``url``."""
-    found = _APP_STORES.get(url) or _OWN_STORES.get(url)
-    if found is None:
-        found = _OWN_STORES[url] = Store(url, pool_size=1)
-    return found.import_table(
-        read_export(raw),
-        check_options,
-        max_events=MAX_IMPORT_EVENTS,
-        max_seconds=MAX_REPLAY_SECONDS,
-    )
+def check_upload(raw: bytes, max_events: int, max_seconds: float) -> CheckedImport:
+    """The upload read and checked for a new table (pure: a job worker runs it)."""
+    return check_import(read_export(raw), check_options, max_events, max_seconds)
 
 
 _NOT_JSON = refusal("import.not_json", "that file is not a Leafpile table export (it is not JSON)")

@@ -67,6 +67,16 @@ class GameKind:
     # the same board (and so one render).
     shows_seats: bool = False
 
+    def __reduce__(self) -> tuple[Callable[[str], GameKind], tuple[str]]:
+        # A kind travels to a job worker (``companion/jobs.py``), and a walk
+        # of its states back, by its key: its callables are closures.
+        return (kind_named, (self.key,))
+
+
+def kind_named(key: str) -> GameKind:
+    """The registered game ``key`` (how a pickled :class:`GameKind` comes back)."""
+    return load()[key]
+
 
 def logged(action: Any) -> dict[str, Any]:
     """An action as the log holds it: JSON, with its class name as ``type``.
