@@ -105,7 +105,10 @@ def _no_transaction_open(driver: Any) -> bool:
 class StoreCore:
     """The engine, sessions, tables and the snapshot cache; safe across threads."""
 
-    def __init__(self, url: str, pool_size: int | None = None) -> None:
+    def __init__(self, url: str, pool_size: int | None = None, *, make_schema: bool = True) -> None:
+        """``make_schema=False``: the database's tables are known to exist (a
+        job worker's store, a process beside the server), so none of the
+        schema's checks run (on SQLite they take the one write lock)."""
         self.is_sqlite = make_url(url).get_backend_name() == "sqlite"
         # SQLite's connections are a file opened in this process: its default pool stays.
         pooling: dict[str, Any] = (
@@ -119,7 +122,8 @@ class StoreCore:
             _sqlite_pragmas(self.engine)
         else:
             _ping_connections_left_idle(self.engine)
-        _create_schema(self.engine)
+        if make_schema:
+            _create_schema(self.engine)
         # Keyed by token, never by id: SQLite reuses the id of a deleted table
         # (a refused import deletes its table), and a cache keyed by id would
         # then show the new table the deleted one's state.

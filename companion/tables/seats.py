@@ -54,8 +54,8 @@ class BoardRead:
 class SeatsMixin(StoreCore):
     """Seats, members, viewer facts and the host role."""
 
-    def __init__(self, url: str, pool_size: int | None = None) -> None:
-        super().__init__(url, pool_size)
+    def __init__(self, url: str, pool_size: int | None = None, *, make_schema: bool = True) -> None:
+        super().__init__(url, pool_size, make_schema=make_schema)
         marker = self._marker
         # Every board render asks who holds which seat and what this browser
         # is: one indexed statement, straight to the driver like the version.

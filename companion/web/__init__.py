@@ -347,7 +347,9 @@ def _private_instance_folder(app: Flask) -> None:
 def init_web(app: Flask) -> None:
     _private_instance_folder(app)
     app.extensions["leafpile_store"] = Store(
-        app.config["DATABASE_URL"], pool_size=app.config.get("DATABASE_POOL")
+        app.config["DATABASE_URL"],
+        pool_size=app.config.get("DATABASE_POOL"),
+        make_schema=app.config.get("DATABASE_MAKE_SCHEMA", True),
     )
     # Flask's defaults hold these keys already (as None), so setdefault would
     # never apply them: fill in only what no configuration chose.

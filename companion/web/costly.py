@@ -380,12 +380,10 @@ def _worker_app(settings: dict[str, Any]) -> Flask:
     """The worker's app. Its store skips making the schema: the serving
     process has made it, and on SQLite making it takes the one write lock,
     which a process at nice +10 on a busy machine may hold for long."""
-    from unittest import mock
-
     settings = dict(settings)
     create_app = settings.pop(_FACTORY)
-    with mock.patch("companion.tables.core._create_schema", lambda engine: None):
-        app: Flask = create_app(settings)
+    settings["DATABASE_MAKE_SCHEMA"] = False
+    app: Flask = create_app(settings)
     return app
 
 
