@@ -130,6 +130,12 @@ def _a_database_for_each_worker() -> None:
 
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
+#: Test phones draw one device pixel per CSS pixel. Every test measures in
+#: CSS pixels, which a screen's density does not change, and a quarter of
+#: the pixels saved about an eighth of the browser tests' CPU (Chromium
+#: rasterizes in software here; docs/developing.md, "CI's time").
+#: Screenshots for people (LEAFPILE_SCREENSHOTS) get a phone's density.
+PHONE_DENSITY = 2 if os.environ.get("LEAFPILE_SCREENSHOTS") else 1
 #: A small phone: the language and pseudo-locale tests' screen, where long words wrap.
 SMALL_PHONE = {"width": 360, "height": 740}
 # The two phones the first-screen checks measure on: a common one and a small one.
@@ -446,7 +452,7 @@ def new_phone(browser) -> Iterator[Callable[..., Any]]:
         ``viewport``: its screen, a 390x844 phone unless said otherwise."""
         context = browser.new_context(
             viewport=viewport,
-            device_scale_factor=2,
+            device_scale_factor=PHONE_DENSITY,
             is_mobile=True,
             has_touch=True,
             color_scheme=color_scheme,

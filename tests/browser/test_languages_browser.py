@@ -66,7 +66,7 @@ def assert_fits(page: Any) -> None:
 
 
 def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
-    pseudo_server, new_pseudo_phone, tmp_path
+    pseudo_server, new_pseudo_phone
 ):
     page = new_pseudo_phone(pseudo_server)
     assert page.locator("html").get_attribute("lang") == PSEUDO.replace("_", "-")
@@ -98,7 +98,6 @@ def test_a_venture_table_in_the_pseudo_locale_shows_no_unmarked_word(
     assert not unmarked(page.locator(".topbar").inner_text())
     assert not unmarked(page.locator(".table-links").inner_text())
     assert not unmarked(page.locator(".undo-bar").inner_text())
-    page.screenshot(path=str(tmp_path / "pseudo-table.png"), full_page=True)
 
     # Another phone is asked who it is, then its bar says whom it plays.
     other = new_pseudo_phone(pseudo_server)
