@@ -17,6 +17,9 @@ language's plural rule itself.
 
 from __future__ import annotations
 
+import weakref
+from typing import Any
+
 from flask_babel import get_translations  # type: ignore[import-untyped]
 
 from .i18n import gettext
@@ -45,8 +48,24 @@ def ngettext(singular: str, plural: str) -> list[str]:
     return [forms[i] for i in sorted(forms)]
 
 
+#: The words of each catalog, worded once: every full page carries them, and
+#: wording them (each plural sentence asks the plural rule a hundred times)
+#: was a tenth of the serving process's CPU while a flood of refused
+#: requests was answered with error pages (issue 42). Keyed by the catalog
+#: itself, so a language, or a catalog compiled again, has its own.
+_WORDED: weakref.WeakKeyDictionary[Any, dict[str, object]] = weakref.WeakKeyDictionary()
+
+
 def phone_words() -> dict[str, object]:
     """The scripts' words, for ``base.html`` (this request's language)."""
+    translations = get_translations()
+    words = _WORDED.get(translations)
+    if words is None:
+        words = _WORDED[translations] = _worded()
+    return words
+
+
+def _worded() -> dict[str, object]:
     on = gettext("On: this screen stays awake while the table is open.")
     return {
         # app.js: the dock

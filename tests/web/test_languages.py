@@ -430,7 +430,7 @@ def test_the_end_screens_and_records_in_the_pseudo_locale_mark_every_word(pseudo
     assert not unmarked_words(phone.get("/records/operator").get_data(as_text=True), names | GAMES)
 
 
-def test_the_scripts_words_come_in_the_page_in_the_phones_language(app):
+def test_the_scripts_words_come_in_the_page_in_the_phones_language(app, monkeypatch):
     """app.js and wakelock.js write only words the page carries (phone_words.py)."""
     scripts = (STATIC / "app.js").read_text() + (STATIC / "wakelock.js").read_text()
     used = set(re.findall(r'\bword\("([a-z_]+)"', scripts))
@@ -463,6 +463,14 @@ def test_the_scripts_words_come_in_the_page_in_the_phones_language(app):
     assert english["unsent_many"][english["plural"][3]] == (
         "{n} taps not sent yet — will send when the table is back."
     )
+    # Worded once a catalog: the pages that follow reuse them, each in its language.
+    from companion.web import phone_words
+
+    def never() -> dict[str, object]:
+        raise AssertionError("worded again")
+
+    monkeypatch.setattr(phone_words, "_worded", never)
+    assert words_of("pl") == polish and words_of("de") == german
 
 
 def test_an_import_refused_in_a_worker_is_worded_in_the_phones_language(app):
