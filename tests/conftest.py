@@ -510,6 +510,19 @@ _ON_POSTGRESQL = re.compile(
 )
 
 
+#: The tests marked ``rebuilds`` make the app from nothing: the README's
+#: first line in a fresh venv with Debian's Python, the solver compiled by
+#: mypyc and gcc, the club deployment as written, the production setup
+#: killed and restarted with a PostgreSQL cluster of its own. They are a
+#: tenth of the suite's CPU, and a developer's test line has just made the
+#: venv they would make again: CI runs them, once, in its second pass
+#: (``.ci/run``), and ``LEAFPILE_TEST_REBUILDS=1`` runs them anywhere.
+REBUILDS_HERE = os.environ.get("LEAFPILE_TEST_REBUILDS") == "1"
+_REBUILDS_ELSEWHERE = pytest.mark.skip(
+    reason="builds the app from nothing: CI's second pass runs it (LEAFPILE_TEST_REBUILDS=1 here)"
+)
+
+
 def pytest_collection_modifyitems(config, items):
     # The long tests first (stable: each file's order is kept): a browser
     # game or an install started last would leave the other worker idle at
@@ -517,11 +530,17 @@ def pytest_collection_modifyitems(config, items):
     # was taken ran its last test as the session's last and closed the
     # session's browser under the tests still to come to it.)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if not REBUILDS_HERE:
+        for item in items:
+            if item.get_closest_marker("rebuilds"):
+                item.add_marker(_REBUILDS_ELSEWHERE)
     if not os.environ.get("LEAFPILE_TEST_DATABASE_URL"):
         return
     kept, dropped = [], []
     for item in items:
-        on_postgresql = _ON_POSTGRESQL.search(item.nodeid.split("::", 1)[0])
+        on_postgresql = _ON_POSTGRESQL.search(item.nodeid.split("::", 1)[0]) or (
+            REBUILDS_HERE and item.get_closest_marker("rebuilds")
+        )
         (kept if on_postgresql else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)

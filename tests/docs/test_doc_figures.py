@@ -61,7 +61,7 @@ COMMAND = (
     r"|(?:bash )?docs/\w+\.sh[^`\n]*"
     r"|pdftoppm [^`\n]*"
 )
-MEASURING = re.compile(rf"`({COMMAND})`")
+MEASURING = re.compile(rf"`(?:[A-Z_]+=\S+ )*({COMMAND})`")  # settings may come first
 #: The same commands on a line of a shell block (``sh``; optionally after ``$ ``).
 SHELL_LINE = re.compile(rf"^(?:\$ )?(?:[A-Z_]+=\S+ )*({COMMAND})", re.M)
 SHELLS = ("sh", "bash", "shell")  # a console block sources what it prints, no more

@@ -66,13 +66,7 @@ FAULTS = (
     "database, and a gunicorn master meanwhile",
 )
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        bool(os.environ.get("LEAFPILE_TEST_DATABASE_URL")),
-        reason="runs a PostgreSQL cluster of its own: the SQLite pass runs it once",
-    ),
-]
+pytestmark = [pytest.mark.slow, pytest.mark.rebuilds]  # with a PostgreSQL cluster of its own
 
 
 def _pg_bin() -> Path | None:

@@ -27,13 +27,7 @@ from tests.operations.test_install import debian_python, newcomer  # noqa: F401 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "deploying.md"
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        bool(os.environ.get("LEAFPILE_TEST_DATABASE_URL")),
-        reason="installs and runs the app on its own SQLite file: one run is enough",
-    ),
-]
+pytestmark = [pytest.mark.slow, pytest.mark.rebuilds]
 
 
 def install_line() -> str:

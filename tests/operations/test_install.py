@@ -30,13 +30,7 @@ from tests.docs.test_readme import readme_commands
 ROOT = Path(__file__).resolve().parents[2]
 DEBIAN_PYTHON = Path("/usr/bin/python3")
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        bool(os.environ.get("LEAFPILE_TEST_DATABASE_URL")),
-        reason="installs and runs the app on its own SQLite file: one run is enough",
-    ),
-]
+pytestmark = [pytest.mark.slow, pytest.mark.rebuilds]
 
 
 def _debian_path(name: str) -> Path:

@@ -30,6 +30,8 @@ from companion.rules.solitaire import Layout
 
 ROOT = Path(__file__).resolve().parents[2]
 
+pytestmark = pytest.mark.rebuilds
+
 # Full deals at a position budget (won ones, and 570, which no budget here
 # decides: its beams and best-first searches all take their turns), and
 # reduced deals (ranks Ace to 5 of two suits, three piles) where the complete
