@@ -1,5 +1,6 @@
 """The table store: an append-only log, versioned writes, undo/redo, restarts."""
 
+import pickle
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,8 @@ from companion import create_app
 from companion.rules import scorepad
 from companion.tables import models
 from companion.tables import store as store_module
+from companion.tables.games import load as load_games
+from companion.tables.import_export import check_import
 from companion.tables.store import (
     JOIN_ALPHABET,
     Event,
@@ -293,6 +296,39 @@ def test_export_then_import_gives_the_same_game_at_new_addresses(store, pad):
     assert copy.token != pad.token
     assert store.snapshot(copy.token).state == store.snapshot(pad.token).state
     assert [e["kind"] for e in store.export(copy.token)["events"]] == ["action", "action", "undo"]
+
+
+def _played(store, game):
+    """A table of ``game`` played some way in (to its end where a finisher can)."""
+    from tests.end_games import act
+    from tests.web.test_end_screens import FINISHERS
+
+    if game == "north_wind":
+        table = store.create_table(game, ["Ana"], {"difficulty": "hard"}, seed=1)
+        for action in (
+            {"type": "SetupAnimals", "animals": ["fox", "owl", "frog"]},
+            {"type": "EndHumanTurn"},
+            {"type": "Draw", "leaf": "sassafras", "colour": "orange", "arrow": "bottom-right"},
+        ):
+            act(store, table, action)
+        return table
+    players, options, finish = FINISHERS[game]
+    table = store.create_table(game, players, options, seed=1)
+    finish(store, table)
+    return table
+
+
+@pytest.mark.parametrize("game", sorted(load_games()))
+def test_every_games_checked_import_travels_to_a_job_worker_and_back(store, game):
+    """A server checks an import in a job worker (companion/jobs.py), which
+    sends back the checked value by pickle: every game's must travel whole
+    (one that could not would be a failed import, not a refusal)."""
+    table = _played(store, game)
+    checked = check_import(store.export(table.token))
+    back = pickle.loads(pickle.dumps(checked))
+    assert back == checked
+    copy = store.write_import(back)
+    assert store.snapshot(copy.token).state == store.snapshot(table.token).state
 
 
 @pytest.mark.parametrize(
