@@ -68,8 +68,10 @@ class GameKind:
     shows_seats: bool = False
 
     def __reduce__(self) -> tuple[Callable[[str], GameKind], tuple[str]]:
-        # A kind travels to a job worker (``companion/jobs.py``), and a walk
-        # of its states back, by its key: its callables are closures.
+        # A kind travels to and from a job worker (``companion/jobs.py``) by
+        # its key: its callables are closures, and work that cannot be
+        # pickled runs in the serving process instead (an import's check
+        # did, holding up every phone, until issue 42's session found it).
         return (kind_named, (self.key,))
 
 
