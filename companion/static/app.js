@@ -285,8 +285,16 @@
     return isNaN(seconds) ? 4000 : Math.min(30, Math.max(1, seconds)) * 1000;
   }
 
+  // A table that answered 502-504 said when to ask again (Retry-After): no
+  // kept tap goes before then, whatever poll gets through first (a poll
+  // held back for the refused tap is sent 50 ms after its answer).
+  var quietUntil = 0;
   function resend() {
     if (resending || !pending.length || !window.htmx) return;
+    if (Date.now() < quietUntil) {
+      retrySoon();
+      return;
+    }
     var tap = pending.shift();
     resending = tap;
     keptAgain = false;
@@ -359,6 +367,7 @@
     if (!onBoard && !keepable(config)) return;  // a page of its own: its own words
     event.detail.shouldSwap = false;
     retryAfterMs = retryAfterOf(xhr);
+    quietUntil = Date.now() + retryAfterMs;
     if (keep(config)) {
       waitingForTable = true;
       showPending();
