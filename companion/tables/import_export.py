@@ -16,22 +16,32 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
-
-from sqlalchemy import Table, insert
+from typing import Any
 
 from companion.rules.errors import RuleError
 from companion.rules.messages import Grouped, Message, refusal
 
 from . import results
 from .checks import _clip, plain_text
-from .core import StoreCore, new_table_row
+from .core import LOG_SLICE_ROWS, StoreCore, new_table_row
 from .errors import NOTHING_TO_REDO, NOTHING_TO_UNDO, TableError
 from .games import GameKind, load
-from .log import SET_ASIDE, Event, LogWalk, Snapshot, TableView, _view, depth, undo_size
-from .models import MAX_NAME_LENGTH, EventRow, TableRow, _now
+from .log import (
+    SET_ASIDE,
+    Event,
+    LogWalk,
+    Snapshot,
+    TableView,
+    _view,
+    depth,
+    let_others_run,
+    undo_size,
+)
+from .models import MAX_NAME_LENGTH, TableRow, _now
+from .writes import _driver_cursor, _WriteStatements
 
 MAX_IMPORT_EVENTS = 100_000  # the 2 MB upload limit allows about 40,000
 MAX_IMPORT_DEPTH = 32  # no table's export nests deeper than a handful of levels
@@ -203,15 +213,24 @@ class ImportExportMixin(StoreCore):
             setup=checked.setup,
             version=len(checked.records),
         )
-        now = _now()
+        statements = _WriteStatements.for_store(self._marker, postgres=not self.is_sqlite)
+        stamp = statements.timestamp(_now())
+        # Every row made before the write begins, letting the server's other
+        # requests run now and then: the write (and on SQLite every other
+        # writer) then waits only for the insert itself.
+        events = []
+        for n, r in enumerate(checked.records, 1):
+            events.append((r["seq"], r["kind"], json.dumps(r["payload"]), r["seat"], stamp))
+            if n % LOG_SLICE_ROWS == 0:
+                let_others_run()
         with self._write() as session:
             session.add(row)
             session.flush()
-            if checked.records:  # one executemany through Core: the ORM's bulk path costs 5x
-                session.execute(
-                    insert(cast(Table, EventRow.__table__)),
-                    [{**r, "table_id": row.id, "created_at": now} for r in checked.records],
-                )
+            if events:  # one executemany straight to the driver, as an entry's own insert
+                with closing(_driver_cursor(session)) as cursor:
+                    cursor.executemany(
+                        statements.append, [(row.id, *event, None, None) for event in events]
+                    )
             view = _view(row)
             results.record_finished(session, view, checked.state, checked.actions)
         return view

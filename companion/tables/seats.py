@@ -111,6 +111,7 @@ class SeatsMixin(StoreCore):
         when the log changed.
         """
         withdraw = withdraw or (lambda state, player: None)
+        self._warm(token)
         with self._write() as session:
             row = session.scalar(select(TableRow).where(TableRow.token == token).with_for_update())
             if row is None or not secrets.compare_digest(row.token, token):

@@ -200,6 +200,7 @@ class WritesMixin(StoreCore):
         follows: Sequence[str] = (),
     ) -> Snapshot:
         tap = tap if tap and TAP_ID.fullmatch(tap) else None
+        self._warm(token)
         try:
             with self._write() as session, closing(_driver_cursor(session)) as cursor:
                 with self._pipelined(cursor):  # with BEGIN

@@ -49,7 +49,7 @@ from .outage import (
     database_unavailable,
     note,
 )
-from .ratelimit import init_penalty_box_gate, limiter
+from .ratelimit import init_limits_before_flask, limiter
 from .routing import remember_matches
 from .sessions import RememberingCSRFProtect, RememberingSessionInterface
 from .stream import init_stream
@@ -419,7 +419,7 @@ def init_web(app: Flask) -> None:
 
     init_board_fetches(app)  # a phone's board fetch, in front of Flask (board_fetch.py)
     init_stream(app)  # the phones' change streams, in front of Flask (stream.py)
-    init_penalty_box_gate(app)  # a flooding address's 429, before Flask (ratelimit.py)
+    init_limits_before_flask(app)  # a flood's refusals, before Flask (ratelimit.py)
     # Outermost of ours: an outage met before Flask (a stream opening) is a 503 too,
     # and a Host header no URL can be built for is a 400 before anything routes it.
     app.wsgi_app = OutageGuard(app.wsgi_app)  # type: ignore[method-assign]

@@ -14,13 +14,16 @@ values (an id, parameters, English words) and are worded here by
 
 from __future__ import annotations
 
+import gettext as gettext_module
 from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 import flask_babel  # type: ignore[import-untyped]
 from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale, get_translations
+from werkzeug.wrappers import Request
 
-from companion.i18n import LANGUAGES, PSEUDO, SOURCE, TRANSLATIONS
+from companion.i18n import LANGUAGES, PSEUDO, SOURCE, TRANSLATIONS, catalog
 from companion.rules.messages import Message, english
 
 from .words import for_players
@@ -51,7 +54,7 @@ def choose_language() -> str:
 def pick_language(chosen: str, wanted: Iterable[str], languages: Collection[str]) -> str:
     """The language for a phone that ``chose`` one (its cookie) and whose
     browser asks for ``wanted`` (``Accept-Language``, most wanted first),
-    among ``languages``: no Flask needed (``outage.py`` asks before Flask)."""
+    among ``languages``: no Flask needed (:func:`catalog_before_flask` asks before Flask)."""
     if chosen in languages:
         return chosen
     # The browser's languages, most wanted first: the same language, else the
@@ -65,6 +68,15 @@ def pick_language(chosen: str, wanted: Iterable[str], languages: Collection[str]
             if code.split("_")[0] == tag.split("_")[0]:
                 return code
     return SOURCE
+
+
+def catalog_before_flask(environ: dict[str, Any]) -> gettext_module.NullTranslations:
+    """The catalog of the phone that sent ``environ`` (its remembered choice,
+    else its browser's), for an answer made before Flask (an outage, a
+    flood's refusal): read from the request as it came, no database, no app."""
+    asked = Request(environ)
+    wanted = (tag for tag, _quality in asked.accept_languages)
+    return catalog(pick_language(asked.cookies.get(COOKIE, ""), wanted, LANGUAGES))
 
 
 def language() -> str:

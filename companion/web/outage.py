@@ -23,12 +23,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import exc as sa
-from werkzeug.wrappers import Request
 
-from companion.i18n import LANGUAGES, catalog
 from companion.rules.messages import marked
 
-from .i18n import COOKIE, pick_language
+from .i18n import catalog_before_flask
 
 #: Seconds a phone waits before it asks again (``Retry-After``): a database
 #: restart or a failover takes a few.
@@ -149,9 +147,7 @@ def waiting_words(environ: dict[str, Any]) -> str:
     """The outage answer's words in the phone's language (its remembered
     choice, else its browser's), read from the request as it came: no
     database and no Flask, which may be what is not answering."""
-    request = Request(environ)
-    wanted = (tag for tag, _quality in request.accept_languages)
-    words = catalog(pick_language(request.cookies.get(COOKIE, ""), wanted, LANGUAGES))
+    words = catalog_before_flask(environ)
     return f"{words.gettext(WAITING)} {words.gettext(TRY_AGAIN)}\n"
 
 

@@ -15,8 +15,10 @@ docs/deploying.md lists them for people.
 
 from __future__ import annotations
 
+import html
 import math
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -34,6 +36,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
 from werkzeug.exceptions import TooManyRequests
 
+from companion.rules.messages import marked
 from companion.tables.store import Base
 
 # --- the numbers ------------------------------------------------------------------
@@ -197,7 +200,7 @@ _LIMITED = "_leafpile_rate_limited"  # the view's (scope, methods)
 # entries). Per process and per app; the database stays the one count.
 _BOXED: dict[tuple[str, str, str], float] = {}
 #: How many of the box's entries each address has: the gate in front of Flask
-#: (:class:`PenaltyBoxGate`) asks this first, so a request from an address
+#: (:class:`LimitsBeforeFlask`) asks this first, so a request from an address
 #: with none costs it one lookup.
 _BOXED_ADDRESSES: dict[str, int] = {}
 _BOXED_LOCK = Lock()
@@ -333,46 +336,171 @@ def reset() -> None:
         _BOXED_ADDRESSES.clear()
 
 
-# --- the penalty box in front of Flask ------------------------------------------------
+# --- the costly routes' fair share ---------------------------------------------------
 
-_TOO_MANY = "Too many requests from this phone just now. Wait a minute, then try again."
-_TOO_MANY_FRAGMENT = (
-    '<div id="board" class="board"><p class="notice notice-error" role="alert">'
-    f'{_TOO_MANY}</p><p><a class="btn" href="">Reload the page</a></p></div>'
+#: The limits' scopes whose every request may cost seconds of CPU or a read
+#: of many tables: imports, print files, the solver, the web backup and the
+#: records pages. nginx's costly location (deploy/nginx.conf) names the
+#: same routes: its pattern is :func:`costly_paths`, and a test holds the two equal.
+COSTLY_SCOPES = frozenset({"import", "pdf", "solver", "backup", "records"})
+#: At most this many costly requests from one address at the app at once
+#: (nginx: ``limit_conn costly_per_address``); one more is answered 503.
+COSTLY_AT_ONCE = 2
+#: And on average one costly request a second from one address, with a burst
+#: of this many more at once (nginx: ``rate=60r/m`` and ``burst=20 nodelay``);
+#: over it, 429. Far above the routes' own limits per minute, so a person
+#: never meets it; a script flooding them is refused here, before Flask.
+COSTLY_PER_SECOND = 1.0
+COSTLY_BURST = 20
+#: Seconds a phone refused for having COSTLY_AT_ONCE under way waits (nginx's @busy).
+COSTLY_BUSY_RETRY_AFTER = 5
+_SHARES_MAX = 10_000  # addresses remembered at most (the longest unseen go first)
+
+
+def costly_paths(app: Any) -> str:
+    """The paths of the app's costly routes as one regular expression (each
+    argument one path segment), written as nginx's costly location has it."""
+    paths = set()
+    for rule in app.url_map.iter_rules():
+        mark = getattr(app.view_functions.get(rule.endpoint), _LIMITED, None)
+        if mark is not None and mark[0] in COSTLY_SCOPES:
+            pieces = re.split(r"<[^>]+>", rule.rule.removeprefix("/"))
+            paths.add("[^/]+".join(re.escape(piece) for piece in pieces))
+    return "^/(" + "|".join(sorted(paths)) + ")$"
+
+
+class CostlyShare:
+    """Each address's share of the costly routes in this process: at most
+    :data:`COSTLY_AT_ONCE` under way, and a bucket of ``1 + COSTLY_BURST``
+    requests that refills :data:`COSTLY_PER_SECOND` (nginx's leaky bucket
+    with ``nodelay``). What nginx keeps in front of the production setup,
+    kept for the laptop server, which has no nginx (issue 42)."""
+
+    def __init__(self, now: Callable[[], float] | None = None) -> None:
+        self._now = now  # None: the module's clock, looked up each time (tests move it)
+        self._lock = Lock()
+        self._under_way: dict[str, int] = {}
+        self._buckets: dict[str, tuple[float, float]] = {}  # address: (requests left, when)
+
+    def admit(self, address: str) -> tuple[int, int] | None:
+        """None, and the request counts as under way until :meth:`done` (the
+        app has made its answer); else the refusal's status and its
+        ``Retry-After`` seconds."""
+        now = self._now() if self._now else clock()
+        full = 1.0 + COSTLY_BURST
+        with self._lock:
+            if self._under_way.get(address, 0) >= COSTLY_AT_ONCE:
+                return 503, COSTLY_BUSY_RETRY_AFTER
+            left, then = self._buckets.pop(address, (full, now))
+            left = min(full, left + (now - then) * COSTLY_PER_SECOND)
+            if left < 1.0:
+                self._buckets[address] = (left, now)
+                return 429, max(1, math.ceil((1.0 - left) / COSTLY_PER_SECOND))
+            self._buckets[address] = (left - 1.0, now)  # last in order: the latest seen
+            while len(self._buckets) > _SHARES_MAX:
+                del self._buckets[next(iter(self._buckets))]
+            self._under_way[address] = self._under_way.get(address, 0) + 1
+        return None
+
+    def done(self, address: str) -> None:
+        with self._lock:
+            left = self._under_way.get(address, 0) - 1
+            if left > 0:
+                self._under_way[address] = left
+            else:
+                self._under_way.pop(address, None)
+
+
+# --- the limits in front of Flask ---------------------------------------------------
+
+#: What a refusal in front of Flask says, in the phone's language. The first
+#: two are the phone's own words (``phone_words.py``), so a script that reads
+#: an htmx answer's notice says the same as one that had no answer to read.
+TOO_MANY = marked("Too many requests from this phone just now.")
+TRY_AGAIN_IN = marked("Try again in %(wait)s.")
+SECONDS = marked("%(s)s s")
+ALREADY_UNDER_WAY = marked(
+    "This phone already has requests for hints, print files, imports or records under way. "
+    "Try again once they have finished."
 )
 
 
-class PenaltyBoxGate:
-    """WSGI middleware: a client in the penalty box for the route it asks
-    gets its 429 here, before Flask makes a request of it (issue 42).
+def refusal_words(environ: dict[str, Any], status: int, seconds: int) -> str:
+    """A refusal made in front of Flask, worded for the phone that asked
+    (its remembered choice of language, else its browser's)."""
+    from .i18n import catalog_before_flask
+
+    words = catalog_before_flask(environ)
+    if status == 503:
+        return words.gettext(ALREADY_UNDER_WAY)
+    wait = words.gettext(SECONDS) % {"s": seconds}
+    return f"{words.gettext(TOO_MANY)} {words.gettext(TRY_AGAIN_IN) % {'wait': wait}}"
+
+
+class LimitsBeforeFlask:
+    """WSGI middleware: the refusals a flood meets most, made before Flask
+    makes a request of it (issue 42).
 
     A flooding address is refused thousands of times a minute, and through
-    Flask each refusal still cost a request context, the session, routing
-    and the error page: CPU the honest tables' entries waited for. Here it
-    is one lookup by address (no entry for nearly every request), and only
-    for a boxed address the route's match, then a fixed answer with
-    ``Retry-After``. The box itself is the one the limits above fill.
+    Flask each refusal still cost a request context, the session, routing,
+    the limiter's count in the database and an error page: CPU the honest
+    tables' entries waited for. Here:
+
+    * an address in the penalty box for the route it asks gets its 429 (one
+      lookup by address, which nearly every request passes at once);
+    * a costly route (:func:`costly_paths`, one regular expression) is
+      refused 503 to an address with :data:`COSTLY_AT_ONCE` costly requests
+      under way, and 429 over its :class:`CostlyShare`, as nginx refuses
+      them in front of the production setup. Each route's own limit per
+      minute, the job slots and one job at a time per address stay in the
+      app: these only keep a flood's requests from reaching it.
+
+    The refusal is short, in the phone's language; an htmx request gets it
+    as the notice its script reads (``static/app.js`` says it in place).
     """
 
     def __init__(self, app: Any, inner: Any) -> None:
         self.app = app
         self.inner = inner
+        self.costly = re.compile(costly_paths(app))
+        self.share = CostlyShare()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         address = environ.get("REMOTE_ADDR") or "unknown"
-        if address not in _BOXED_ADDRESSES:
+        if address in _BOXED_ADDRESSES:
+            seconds = self._boxed_for(environ, address)
+            if seconds is not None:
+                return self._refuse(environ, start_response, 429, seconds)
+        if not self.costly.match(environ.get("PATH_INFO") or "") or not self._limits_on():
             return self.inner(environ, start_response)
-        seconds = self._boxed_for(environ, address)
-        if seconds is None:
-            return self.inner(environ, start_response)
+        refused = self.share.admit(address)
+        if refused is not None:
+            return self._refuse(environ, start_response, *refused)
+        try:
+            return self.inner(environ, start_response)  # the view's work: a job, a page
+        finally:
+            self.share.done(address)  # its bytes may still be on their way: no work
+
+    def _limits_on(self) -> bool:
+        return bool(self.app.config.get("LEAFPILE_RATE_LIMITS", True))
+
+    def _refuse(
+        self, environ: dict[str, Any], start_response: Any, status: int, seconds: int
+    ) -> list[bytes]:
         _hold_back()
         from . import security_headers
 
-        htmx = bool(environ.get("HTTP_HX_REQUEST"))
-        body = (_TOO_MANY_FRAGMENT if htmx else _TOO_MANY + "\n").encode()
-        kind = "text/html" if htmx else "text/plain"
+        said = html.escape(refusal_words(environ, status, seconds), quote=False)
+        if environ.get("HTTP_HX_REQUEST"):
+            body = (
+                '<div id="board" class="board"><p class="notice notice-error" role="alert">'
+                f"{said}</p></div>"
+            ).encode()
+        else:
+            body = f"{said}\n".encode()
+        kind = "text/html" if environ.get("HTTP_HX_REQUEST") else "text/plain"
         start_response(
-            "429 Too Many Requests",
+            "429 Too Many Requests" if status == 429 else "503 Service Unavailable",
             [
                 ("Content-Type", f"{kind}; charset=utf-8"),
                 ("Content-Length", str(len(body))),
@@ -385,7 +513,7 @@ class PenaltyBoxGate:
 
     def _boxed_for(self, environ: dict[str, Any], address: str) -> int | None:
         app_key = self.app.extensions.get("leafpile_penalty_box")
-        if app_key is None or not self.app.config.get("LEAFPILE_RATE_LIMITS", True):
+        if app_key is None or not self._limits_on():
             return None
         try:
             endpoint, _ = self.app.url_map.bind_to_environ(environ).match(
@@ -423,7 +551,7 @@ def _hold_back() -> None:
         time.sleep(TARPIT_SECONDS)  # gevent's: the loop serves the others meanwhile
 
 
-def init_penalty_box_gate(app: Any) -> None:
-    """Put the gate in front of the app's own WSGI app (behind ProxyFix, so the
-    address it reads is the phone's)."""
-    app.wsgi_app = PenaltyBoxGate(app, app.wsgi_app)
+def init_limits_before_flask(app: Any) -> None:
+    """Put the limits in front of the app's own WSGI app (behind ProxyFix, so
+    the address they read is the phone's), once every route is in."""
+    app.wsgi_app = LimitsBeforeFlask(app, app.wsgi_app)

@@ -183,6 +183,18 @@ def test_one_address_runs_one_job_at_a_time_while_another_gets_a_slot(app):
             pass  # the first job over: the address may run the next
 
 
+def test_a_second_job_of_an_address_is_refused_before_its_share_and_lock_files(app, monkeypatch):
+    """Issue 42: a flood's refusals of one job at a time had each read the
+    address's share from the database and tried its lock file; in the
+    process that runs its job they cost neither now."""
+    with app.test_request_context(environ_base={"REMOTE_ADDR": "10.0.0.6"}), costly.job_slot():
+        asked: list[str] = []
+        monkeypatch.setattr(costly, "_check_share", lambda client: asked.append("share"))
+        monkeypatch.setattr(costly, "_try_lock", lambda path: asked.append(path.name))
+        with pytest.raises(costly.OneAtATime), costly.job_slot():
+            pass
+        assert asked == []
+
 def test_an_address_that_used_its_share_of_job_time_gets_429_with_retry_after(
     app, make_table, phone, monkeypatch
 ):

@@ -217,6 +217,8 @@ def test_imports_solver_and_pdfs_are_limited_per_client(limited, monkeypatch):
     client = limited.test_client()
     csrf = _csrf(client)
     store = limited.extensions["leafpile_store"]
+    # Each route from an address of its own: together they would be past the
+    # costly routes' shared allowance (test_costly_share.py), met before these.
     for limit, make_request in (
         (
             ratelimit.IMPORT_LIMIT,
@@ -224,9 +226,15 @@ def test_imports_solver_and_pdfs_are_limited_per_client(limited, monkeypatch):
                 "/import",
                 data={"csrf_token": csrf, "file": (io.BytesIO(b"{}"), "t.json")},
                 content_type="multipart/form-data",
+                environ_base={"REMOTE_ADDR": "10.0.1.1"},
             ),
         ),
-        (ratelimit.PDF_LIMIT, lambda: client.get("/print/board.pdf?offset_x=99")),
+        (
+            ratelimit.PDF_LIMIT,
+            lambda: client.get(
+                "/print/board.pdf?offset_x=99", environ_base={"REMOTE_ADDR": "10.0.1.2"}
+            ),
+        ),
     ):
         allowed = int(limit.split()[0])
         answers = [make_request().status_code for _ in range(allowed + 1)]
