@@ -183,6 +183,20 @@ def _drop_everything(application) -> None:
 
 
 @pytest.fixture
+def a_second_apart(monkeypatch):
+    """The limits' clock, moved on a second before each request a test
+    makes: a person's pace, which the costly routes' shared allowance
+    (test_costly_share.py) lets through, so the route's own limit shows."""
+    now = [2_000_000.0]
+    monkeypatch.setattr(ratelimit, "clock", lambda: now[0])
+
+    def tick(seconds: float = 1.0) -> None:
+        now[0] += seconds
+
+    return tick
+
+
+@pytest.fixture
 def store(app) -> Store:
     return app.extensions["leafpile_store"]
 

@@ -326,6 +326,11 @@ class StoreCore:
                 return cached  # another request of this table rebuilt it meanwhile
             return self._rebuild(session, row, share_the_loop=True)
 
+    def cached_snapshot(self, token: str, version: int) -> Snapshot | None:
+        """The table at ``version`` if this process has it cached, else None:
+        never a query, never a walk."""
+        return self._cached(token, version)
+
     def snapshot_at(self, token: str, version: int) -> Snapshot:
         """The table at ``version`` when this process has it cached (a board
         fetch that just read the version: no further statement), else the

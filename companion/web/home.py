@@ -75,12 +75,24 @@ def index() -> Any:
     )
 
 
+#: Ruling LT7 (docs/live-table.md): the start page reads a table's whole log
+#: for its summary only up to this many entries; a longer table is summarised
+#: once this server has read it anyway (its page opened since the server
+#: started). A flood of imports of 5,000 rounds had each walked in the
+#: serving process for its importer's start page (issue 42).
+SUMMARY_READS_AT_MOST = 500
+
+
 def _summary(table: Any) -> str:
     screen = load_screens().get(table.game)
     if screen is None:
         return ""
     try:
-        return shown_safely(screen.summary(store().snapshot(table.token).state))
+        if table.version > SUMMARY_READS_AT_MOST:
+            snap = store().cached_snapshot(table.token, table.version)
+        else:
+            snap = store().snapshot(table.token)
+        return shown_safely(screen.summary(snap.state)) if snap is not None else ""
     except Exception:  # a summary is decoration: never let it break the home page
         return ""
 

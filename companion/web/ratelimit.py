@@ -347,11 +347,15 @@ COSTLY_SCOPES = frozenset({"import", "pdf", "solver", "backup", "records"})
 #: (nginx: ``limit_conn costly_per_address``); one more is answered 503.
 COSTLY_AT_ONCE = 2
 #: And on average one costly request a second from one address, with a burst
-#: of this many more at once (nginx: ``rate=60r/m`` and ``burst=20 nodelay``);
-#: over it, 429. Far above the routes' own limits per minute, so a person
-#: never meets it; a script flooding them is refused here, before Flask.
+#: of this many more at once (nginx: ``rate=60r/m`` and ``burst=5 nodelay``);
+#: over it, 429. A person taps a hint, a print file or a records page a few
+#: seconds apart, and each answer takes a moment, so a person does not meet
+#: it; a script does, and is refused here, before Flask. With a burst of 20
+#: (nginx's number before), six flooding addresses got 126 requests into
+#: the laptop server's Flask in their first second, and every table's
+#: entries waited up to 0.4 s behind them.
 COSTLY_PER_SECOND = 1.0
-COSTLY_BURST = 20
+COSTLY_BURST = 5
 #: Seconds a phone refused for having COSTLY_AT_ONCE under way waits (nginx's @busy).
 COSTLY_BUSY_RETRY_AFTER = 5
 _SHARES_MAX = 10_000  # addresses remembered at most (the longest unseen go first)

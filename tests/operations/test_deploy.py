@@ -179,8 +179,8 @@ def test_the_proxy_serves_hashed_static_files_for_a_year_and_pages_with_the_apps
 
 @pytest.mark.slow
 def test_the_proxy_refuses_a_hammered_costly_route_itself(deployment: Deployment):
-    """One address hammering a costly route gets nginx's 429 after a burst of
-    20, without a request reaching the app each time; other routes are untouched."""
+    """One address hammering a costly route gets nginx's 429 after its burst,
+    without a request reaching the app each time; other routes are untouched."""
     answers = [_get(deployment.port, "/import") for _ in range(60)]  # a GET: the app says 405
     assert answers[0].status == 405  # the first ones reach the app
     refused = [a for a in answers if a.status == 429]

@@ -157,13 +157,16 @@ def limited(tmp_path):
     application.extensions["leafpile_store"].engine.dispose()
 
 
-def test_the_card_image_zip_is_rate_limited(limited, monkeypatch):
+def test_the_card_image_zip_is_rate_limited(limited, monkeypatch, a_second_apart):
     import printables.images  # the print routes import it when first asked
 
     monkeypatch.setattr(printables.images, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
     client = limited.test_client()
     allowed = int(ratelimit.PDF_LIMIT.split()[0])
-    answers = [client.get("/print/deck.zip").status_code for _ in range(allowed + 1)]
+    answers = []
+    for _ in range(allowed + 1):
+        a_second_apart()
+        answers.append(client.get("/print/deck.zip").status_code)
     assert answers[:allowed] == [200] * allowed and answers[-1] == 429, answers
 
 
@@ -194,6 +197,7 @@ def test_a_second_job_of_an_address_is_refused_before_its_share_and_lock_files(a
         with pytest.raises(costly.OneAtATime), costly.job_slot():
             pass
         assert asked == []
+
 
 def test_an_address_that_used_its_share_of_job_time_gets_429_with_retry_after(
     app, make_table, phone, monkeypatch
@@ -235,7 +239,9 @@ def test_a_slot_lock_is_a_portable_file_lock(app):
     assert "from filelock import" in source
 
 
-def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(limited, monkeypatch):
+def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(
+    limited, monkeypatch, a_second_apart
+):
     """The penalty box: once over, the next refusals cost no write (issue 23)."""
     import printables.images  # the print routes import it when first asked
 
@@ -243,7 +249,9 @@ def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(lim
     client = limited.test_client()
     allowed = int(ratelimit.PDF_LIMIT.split()[0])
     for _ in range(allowed):
+        a_second_apart()
         assert client.get("/print/deck.zip").status_code == 200
+    a_second_apart()
     assert client.get("/print/deck.zip").status_code == 429  # the breach: counted
     writes: list[str] = []
     real = ratelimit.DatabaseStorage.incr
@@ -264,17 +272,19 @@ def test_a_client_over_a_limit_is_refused_without_a_database_write_each_time(lim
     assert other.status_code == 200
 
 
-def test_the_penalty_box_opens_when_the_window_ends(limited, monkeypatch):
+def test_the_penalty_box_opens_when_the_window_ends(limited, monkeypatch, a_second_apart):
     import printables.images  # the print routes import it when first asked
 
     monkeypatch.setattr(printables.images, "card_images", lambda deck, options, dpi: b"PK\x05\x06")
-    clock = [2_000_000.0]
-    monkeypatch.setattr(ratelimit, "clock", lambda: clock[0])
     client = limited.test_client()
     allowed = int(ratelimit.PDF_LIMIT.split()[0])
-    answers = [client.get("/print/deck.zip").status_code for _ in range(allowed + 2)]
-    assert answers[-2:] == [429, 429]
-    clock[0] += 61
+    answers = []
+    for _ in range(allowed + 2):
+        a_second_apart()  # 22 s: the window, a minute, is not over at the end
+        answers.append(client.get("/print/deck.zip"))
+    assert [a.status_code for a in answers[-2:]] == [429, 429]
+    assert "X-RateLimit-Limit" in answers[-2].headers  # the route's own limit: boxed
+    a_second_apart(61)
     assert client.get("/print/deck.zip").status_code == 200
 
 

@@ -313,6 +313,52 @@ def test_importing_an_export_creates_a_copy(phone, pad, store):
     assert store.snapshot(token).state == store.snapshot(pad.token).state
 
 
+def _imported_pad(phone, rounds: int) -> str:
+    export = {
+        "format": "leafpile-table",
+        "format_version": 1,
+        "game": "scorepad",
+        "title": f"Long {rounds}",
+        "setup": {"players": ["Ana", "Ben"], "options": {"lowest_wins": False}, "seed": 1},
+        "events": [{"kind": "action", "payload": {"type": "AddRound", "scores": [2, 1]}}] * rounds,
+    }
+    response = phone.post(
+        "/import",
+        {"file": (io.BytesIO(json.dumps(export).encode()), "long.json")},
+        htmx=False,
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def test_the_start_page_reads_a_long_table_for_its_summary_only_once_it_is_open(phone, monkeypatch):
+    """Ruling LT7: a table over SUMMARY_READS_AT_MOST entries is listed
+    without its summary until its page has been opened on this server."""
+    from companion.tables import core
+    from companion.web import home
+
+    short = _imported_pad(phone, home.SUMMARY_READS_AT_MOST)
+    long = _imported_pad(phone, home.SUMMARY_READS_AT_MOST + 1)
+    walks: list[int] = []
+    real_walk = core.walk_log
+
+    def counted(table, events, **kwargs):
+        walks.append(len(events))
+        return real_walk(table, events, **kwargs)
+
+    monkeypatch.setattr(core, "walk_log", counted)
+    start = phone.get("/").get_data(as_text=True)
+    assert f"Round {home.SUMMARY_READS_AT_MOST} · Ana ahead" in start  # read: short enough
+    assert f"Long {home.SUMMARY_READS_AT_MOST + 1}" in start  # listed ...
+    assert f"Round {home.SUMMARY_READS_AT_MOST + 1} " not in start  # ... without its summary
+    assert walks == [home.SUMMARY_READS_AT_MOST]
+    assert phone.get(f"/t/{long}").status_code == 200  # opened: read now
+    assert f"Round {home.SUMMARY_READS_AT_MOST + 1} · Ana ahead" in phone.get("/").text
+    assert walks == [home.SUMMARY_READS_AT_MOST, home.SUMMARY_READS_AT_MOST + 1]
+    assert short != long
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
