@@ -116,6 +116,10 @@ def test_backup_and_the_records_pages_are_in_nginxs_costly_location(tmp_path: Pa
         assert not costly.match(path), path
     assert "limit_conn costly_per_address 2;" in found[2]
     assert "limit_req zone=costly_rate" in found[2]
+    # Its refusals are sent slowly: a loop on them asks about once a second.
+    for refusal in ("@too_many", "@busy"):
+        held = re.search(r"location " + refusal + r" \{([^}]*)\}", conf)
+        assert held is not None and "limit_rate 256;" in held[1], refusal
     # Every address's share of the whole server, streams included.
     server = conf.split("    server {", 1)[1]
     assert "limit_conn per_address 300;" in server.split("location", 1)[0]
