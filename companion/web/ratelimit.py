@@ -431,12 +431,16 @@ ALREADY_UNDER_WAY = marked(
 
 def refusal_words(environ: dict[str, Any], status: int, seconds: int) -> str:
     """A refusal made in front of Flask, worded for the phone that asked
-    (its remembered choice of language, else its browser's)."""
+    (its remembered choice of language, else its browser's). A 429 to the
+    phone's script leaves out when to try again: the script adds it from
+    ``Retry-After``, in the same words (``static/app.js``)."""
     from .i18n import catalog_before_flask
 
     words = catalog_before_flask(environ)
     if status == 503:
         return words.gettext(ALREADY_UNDER_WAY)
+    if environ.get("HTTP_HX_REQUEST"):
+        return words.gettext(TOO_MANY)
     wait = words.gettext(SECONDS) % {"s": seconds}
     return f"{words.gettext(TOO_MANY)} {words.gettext(TRY_AGAIN_IN) % {'wait': wait}}"
 
