@@ -183,6 +183,28 @@ def _drop_everything(application) -> None:
 
 
 @pytest.fixture
+def tarpit_sleeps(monkeypatch) -> list[float]:
+    """As on a gevent server: each time a refusal is held back (the tarpit),
+    its seconds, instead of sleeping them."""
+    from companion import cooperative
+
+    slept: list[float] = []
+    monkeypatch.setattr(cooperative, "_gevent_server", lambda: True)
+    real_sleep = ratelimit.time.sleep
+
+    def sleep(seconds: float) -> None:
+        # time.sleep is the time module's, shared by the whole process: a job
+        # slot's 25 ms wait for its lock (a busy machine) is not the tarpit.
+        if seconds == ratelimit.TARPIT_SECONDS:
+            slept.append(seconds)
+        else:
+            real_sleep(seconds)
+
+    monkeypatch.setattr(ratelimit.time, "sleep", sleep)
+    return slept
+
+
+@pytest.fixture
 def a_second_apart(monkeypatch):
     """The limits' clock, moved on a second before each request a test
     makes: a person's pace, which the costly routes' shared allowance

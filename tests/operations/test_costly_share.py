@@ -16,7 +16,6 @@ from pathlib import Path
 
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from companion import cooperative
 from companion.web import ratelimit
 from tests.operations.test_production import limited as limited  # noqa: F401  (fixture)
 
@@ -174,22 +173,12 @@ def test_past_its_burst_a_flood_gets_429_before_flask_and_a_phone_its_notice(lim
     assert client.get("/print/deck.zip").status_code == 200  # another address
 
 
-def test_a_refusal_of_the_share_waits_a_second_on_a_gevent_server(limited, monkeypatch):
+def test_a_refusal_of_the_share_waits_a_second_on_a_gevent_server(
+    limited, monkeypatch, tarpit_sleeps
+):
     """The tarpit, as for a boxed address: on a gevent server the refusal is
     held back a second (a sleeping greenlet), so a loop asks once a second."""
-    slept: list[float] = []
-    monkeypatch.setattr(cooperative, "_gevent_server", lambda: True)
-    real_sleep = ratelimit.time.sleep
-
-    def sleep(seconds: float) -> None:
-        # The time module's, shared by the whole process: a job slot's short
-        # wait for its lock is not the tarpit.
-        if seconds == ratelimit.TARPIT_SECONDS:
-            slept.append(seconds)
-        else:
-            real_sleep(seconds)
-
-    monkeypatch.setattr(ratelimit.time, "sleep", sleep)
+    slept = tarpit_sleeps
     monkeypatch.setattr(ratelimit, "clock", lambda: 3_000_000.0)  # no second passes
     monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", "0")  # the pages drawn here, as before
     client = limited.test_client()

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from companion import cooperative, jobs
-from companion.web import costly, ratelimit
+from companion import jobs
+from companion.web import costly
 
 PAGES = ["/records", "/achievements", "/records.csv", "/records/plays.csv"]
 TOKENS = re.compile(r'name="csrf_token" value="[^"]+"')
@@ -152,23 +152,11 @@ def test_a_limited_request_counts_once_and_reads_nothing_back_for_its_headers(ap
 
 
 def test_a_boxed_address_waits_for_its_429_on_a_gevent_server_and_nobody_else_does(
-    app, phone, monkeypatch
+    app, phone, monkeypatch, tarpit_sleeps
 ):
     app.config["LEAFPILE_RATE_LIMITS"] = True
-    slept: list[float] = []
-    monkeypatch.setattr(cooperative, "_gevent_server", lambda: True)
+    slept = tarpit_sleeps
     monkeypatch.setenv("LEAFPILE_JOB_PROCESSES", "0")  # the backups drawn here, as before
-    real_sleep = ratelimit.time.sleep
-
-    def sleep(seconds: float) -> None:
-        # time.sleep is the time module's, shared by the whole process: a job
-        # slot's 25 ms wait for its lock (a busy machine) is not the tarpit.
-        if seconds == ratelimit.TARPIT_SECONDS:
-            slept.append(seconds)
-        else:
-            real_sleep(seconds)
-
-    monkeypatch.setattr(ratelimit.time, "sleep", sleep)
     flood = {"REMOTE_ADDR": "10.0.0.66"}
     answers = [phone.client.get("/backup", environ_base=flood).status_code for _ in range(6)]
     assert answers[-1] == 429  # over BACKUP_LIMIT: boxed for the rest of its window
