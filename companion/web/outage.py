@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import exc as sa
@@ -151,6 +152,7 @@ def waiting_words(environ: dict[str, Any]) -> str:
     return f"{words.gettext(WAITING)} {words.gettext(TRY_AGAIN)}\n"
 
 
+@lru_cache(maxsize=256)  # every request asks; a server is called by a handful of names
 def host_is_sound(host: str) -> bool:
     """Whether a ``Host`` header names a host werkzeug can route for.
 
