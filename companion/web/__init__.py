@@ -34,7 +34,7 @@ from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.exceptions import Forbidden, HTTPException
 from werkzeug.security import safe_join
 
-from companion.rules.messages import Message
+from companion.rules.messages import Message, marked
 from companion.tables import games
 from companion.tables.store import Store
 from companion.version import leafpile_version
@@ -158,44 +158,71 @@ def _security_headers(response: Any) -> Any:
     return response
 
 
+#: What an error page says, by status; any other status says SOMETHING_WRONG.
+STALE_PAGE = marked(
+    "This page had gone stale, so nothing was changed. Reload the page and try again."
+)
+NOTHING_HERE = marked("There is nothing here. The link may be mistyped, or the table was deleted.")
+WRONG_METHOD = marked("That address does not take this kind of request.")
+FAR_TOO_LARGE = marked("That was far more data than any form here sends.")
+IMPORT_TOO_LARGE = marked("That file is larger than %(kb)s KB: it is not a Leafpile table export.")
+UNREADABLE = marked("This server could not read that request. Reload the page and try again.")
+SOMETHING_WRONG = marked("Something went wrong.")
+WAIT_A_MINUTE = marked("Wait a minute, then try again.")
+_SAID_BY_STATUS = {400: UNREADABLE, 404: NOTHING_HERE, 405: WRONG_METHOD, 413: FAR_TOO_LARGE}
+
+
 def _error_page(error: HTTPException) -> Any:
     status = error.code or 500
     if request_ctx.url_adapter is None:
         # Routing failed before it began (werkzeug's BadHost): no page can be
         # drawn, since its links need the adapter; the words alone, plainly.
-        text = f"{error.description or 'That request could not be understood.'}\n"
-        return Response(text, status, mimetype="text/plain")
+        return Response(f"{gettext(UNREADABLE)}\n", status, mimetype="text/plain")
+    retry_after = getattr(error, "retry_after", None)
     if status == 403 and g.get("csrf_failed"):
-        message = "This page had gone stale, so nothing was changed. Reload the page and try again."
-    elif status == 404:
-        message = "There is nothing here. The link may be mistyped, or the table was deleted."
-    elif status == 405:
-        message = "That address does not take this kind of request."
+        message = gettext(STALE_PAGE)
     elif status == 413 and request.endpoint == "home.import_table":
         # A file too large to be an export is a malformed import like any other.
         # Refused by its length before it was read: the start page says so.
         from .home import import_refused
         from .imports import MAX_IMPORT_BYTES
 
-        return import_refused(
-            f"That file is larger than {MAX_IMPORT_BYTES // 1024} KB: "
-            "it is not a Leafpile table export."
-        )
-    elif status == 413:
-        message = "That was far more data than any form here sends."
+        return import_refused(gettext(IMPORT_TOO_LARGE, kb=MAX_IMPORT_BYTES // 1024))
     elif status == 429:
-        message = "Too many requests from this phone just now. Wait a minute, then try again."
+        message = _too_many(error, retry_after)
     elif status == 500 and database_unavailable(getattr(error, "original_exception", None)):
         # An outage met after the view (Flask wraps it in a 500): a 503 all the same.
         return _database_unavailable(error.original_exception)  # type: ignore[attr-defined]
+    elif status in _SAID_BY_STATUS:
+        message = gettext(_SAID_BY_STATUS[status])
     else:
-        message = error.description or "Something went wrong."
+        message = gettext(_own_words(error) or SOMETHING_WRONG)
     template = "_error_fragment.html" if request.headers.get("HX-Request") else "error.html"
     headers = {}
-    retry_after = getattr(error, "retry_after", None)
     if status in (429, 503) and retry_after:
         headers["Retry-After"] = str(retry_after)
     return render_template(template, status=status, message=message), status, headers
+
+
+def _own_words(error: HTTPException) -> str | None:
+    """The marked words of one of the app's own refusals (``worded``: the job
+    slots' in costly.py); None for werkzeug's, whose English descriptions
+    no catalog holds."""
+    return error.description if getattr(error, "worded", False) else None
+
+
+def _too_many(error: HTTPException, retry_after: int | None) -> str:
+    """A 429's words. To the phone's script (htmx) only what was refused:
+    the script adds when to try again from ``Retry-After``, in the phone's
+    own words (``static/app.js``), as for the refusals made before Flask."""
+    from .ratelimit import SECONDS, TOO_MANY, TRY_AGAIN_IN
+
+    said = gettext(_own_words(error) or TOO_MANY)
+    if request.headers.get("HX-Request"):
+        return said
+    if not retry_after:
+        return f"{said} {gettext(WAIT_A_MINUTE)}"
+    return f"{said} {gettext(TRY_AGAIN_IN, wait=gettext(SECONDS, s=retry_after))}"
 
 
 def _server_error(error: Exception) -> Any:

@@ -63,6 +63,7 @@ from flask import Flask, Response, current_app, has_request_context, request
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
 from companion.cooperative import off_the_loop
+from companion.rules.messages import marked
 
 RETRY_AFTER_SECONDS = 5
 PDF_CACHE_FILES = 200  # about 50 MB at most: the oldest go first
@@ -100,28 +101,39 @@ def default_job_slots() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+# The job slots' refusals: ``worded`` says their descriptions are marked
+# words, which the error pages say in the phone's language.
+
+
 class ServerBusy(ServiceUnavailable):
-    description = "The host's computer is busy with other players' requests. Try again in a moment."
+    description = marked(
+        "The host's computer is busy with other players' requests. Try again in a moment."
+    )
+    worded = True
 
     def __init__(self) -> None:
         super().__init__(retry_after=RETRY_AFTER_SECONDS)
 
 
 class OneAtATime(ServiceUnavailable):
-    description = (
+    description = marked(
         "This phone's last request for a hint, a print file or an import is still running. "
         "Try again in a moment."
     )
+    worded = True
 
     def __init__(self) -> None:
         super().__init__(retry_after=RETRY_AFTER_SECONDS)
 
 
 class ShareUsed(TooManyRequests):
-    description = (
+    # When to try again is added from Retry-After (a page: web/__init__.py's
+    # _too_many; a phone's script: app.js), never said twice.
+    description = marked(
         "This phone has used its share of the host's computer for this minute "
-        "(hints, print files and imports). Try again in a minute."
+        "(hints, print files and imports)."
     )
+    worded = True
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(retry_after=retry_after)
@@ -151,19 +163,24 @@ def register_cheap_refusals(app: Flask) -> None:
 
 
 def _cheap_refusal(error: HTTPException) -> Any:
-    from . import _error_page
+    from . import SOMETHING_WRONG, _error_page, _own_words, _too_many
     from .i18n import gettext, language
 
     if request.headers.get("HX-Request"):
         return _error_page(error)
+    retry_after = getattr(error, "retry_after", RETRY_AFTER_SECONDS)
+    if error.code == 429:
+        message = _too_many(error, retry_after)
+    else:
+        message = gettext(_own_words(error) or SOMETHING_WRONG)
     page = _REFUSAL_PAGE.format(
         lang=html.escape(language().replace("_", "-")),
         status=error.code,
         title=html.escape(gettext("That did not work"), quote=False),
-        message=html.escape(error.description or "", quote=False),
+        message=html.escape(message, quote=False),
         home=html.escape(gettext("Go to the start page"), quote=False),
     )
-    headers = {"Retry-After": str(getattr(error, "retry_after", RETRY_AFTER_SECONDS)),
+    headers = {"Retry-After": str(retry_after),
                "Cache-Control": "no-store"}  # fmt: skip
     return Response(page, error.code, headers, mimetype="text/html")
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from companion.rules.messages import marked
 from companion.tables.checks import shown_safely
 from companion.tables.games import load as load_games
 from companion.tables.store import NoSuchTable, TableError, TableView, plain_text
@@ -81,6 +82,10 @@ def index() -> Any:
 #: started). A flood of imports of 5,000 rounds had each walked in the
 #: serving process for its importer's start page (issue 42).
 SUMMARY_READS_AT_MOST = 500
+
+TOO_MANY_WRONG_CODES = marked(
+    "Too many wrong codes from this phone. Wait a minute, then try again."
+)
 
 
 def _summary(table: Any) -> str:
@@ -156,7 +161,7 @@ def join() -> Any:
         return render_template(
             "home/join.html",
             code=code[:24],
-            error="Too many wrong codes from this phone. Wait a minute, then try again.",
+            error=gettext(TOO_MANY_WRONG_CODES),
         ), 429
     try:
         table = store().table_for_code(code[:24])

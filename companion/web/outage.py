@@ -152,6 +152,11 @@ def waiting_words(environ: dict[str, Any]) -> str:
     return f"{words.gettext(WAITING)} {words.gettext(TRY_AGAIN)}\n"
 
 
+UNKNOWN_HOST = marked(
+    "This address's host name is not one this server can answer: check the address."
+)
+
+
 @lru_cache(maxsize=256)  # every request asks; a server is called by a handful of names
 def host_is_sound(host: str) -> bool:
     """Whether a ``Host`` header names a host werkzeug can route for.
@@ -183,7 +188,8 @@ class SoundHostGuard:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if host_is_sound(environ.get("HTTP_HOST", "")):
             return self.inner(environ, start_response)
-        body = b"This address's host name is not one this server can answer: check the address.\n"
+        words = catalog_before_flask(environ)
+        body = f"{words.gettext(UNKNOWN_HOST)}\n".encode()
         start_response(
             "400 Bad Request",
             [
