@@ -208,43 +208,50 @@ class StoreCore:
             connection.close()  # back to the pool, which ends any transaction
 
     def _read_sqlite(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
-        """:meth:`_fetch` on SQLite, on a connection of the store's own.
+        """:meth:`_fetch` on SQLite, on one of the store's own connections
+        (:meth:`_own_sqlite_connection`). A read in SQLite's autocommit mode
+        (the store's connections run so: ``models._sqlite_pragmas``) leaves
+        no transaction behind."""
+        with self._own_sqlite_connection() as reader:
+            cursor = reader.cursor()
+            try:
+                cursor.execute(sql, params)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+
+    @contextmanager
+    def _own_sqlite_connection(self) -> Iterator[Any]:
+        """A SQLite driver connection of the store's own, for one caller at a time.
 
         The pool's checkout and checkin (its events, the reset's rollback)
-        cost more than the indexed read itself, on each of a change's six
-        reads (issue 41). A read in SQLite's autocommit mode (the store's
-        connections run so: ``models._sqlite_pragmas``) leaves no
-        transaction behind, so a connection is taken from a short list of
-        the store's own, used by one caller at a time, and put back; one
-        that failed is closed, never reused. They are made by the pool (its
-        connect hooks run) and then detached from it.
+        cost more than an indexed read itself, on each of a change's six
+        reads (issue 41), and more than an entry's statements. So the hot
+        reads and the plain writes take a connection from a short list of
+        the store's own and put it back; one that failed is closed, never
+        reused, and one left inside a transaction is rolled back. They are
+        made by the pool (its connect hooks run) and then detached from it.
         """
         if self._readers_of is not self.engine:  # another engine (a test's outage)
             self._drop_readers()
             self._readers_of = self.engine
         try:
-            reader = self._readers.pop()
+            connection = self._readers.pop()
         except IndexError:
             pooled = self.engine.raw_connection()
             pooled.detach()  # the pool never hands it out again
-            reader = pooled.dbapi_connection
+            connection = pooled.dbapi_connection
         try:
-            cursor = reader.cursor()
-            try:
-                cursor.execute(sql, params)
-                rows = list(cursor.fetchall())
-            finally:
-                cursor.close()
-            if reader.in_transaction:  # never for a plain read
-                reader.rollback()
+            yield connection
+            if connection.in_transaction:  # never for a plain read or a committed write
+                connection.rollback()
         except BaseException:
-            reader.close()
+            connection.close()
             raise
         if len(self._readers) < READERS_KEPT:
-            self._readers.append(reader)
+            self._readers.append(connection)
         else:
-            reader.close()
-        return rows
+            connection.close()
 
     def _drop_readers(self) -> None:
         while self._readers:

@@ -183,6 +183,14 @@ def announce(session: Session, token: str, version: int) -> None:
         _queue(session, *found, {token: version})
 
 
+def publish(engine: Engine, token: str, version: int) -> None:
+    """Announce a version committed through ``engine`` without a session (a
+    plain write on SQLite, where no other process needs a NOTIFY)."""
+    target = _TARGETS.get(engine)
+    if target is not None:
+        target.notifier.publish(token, version)
+
+
 def _queue(session: Session, target: _Target, connection: Any, nudges: dict[str, int]) -> None:
     if target.postgres:
         # Transactional: PostgreSQL delivers it at commit, never on a rollback.

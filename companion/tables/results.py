@@ -165,20 +165,22 @@ def player_results(players: tuple[str, ...], summary: Summary) -> list[PlayerRes
     ]
 
 
-def record(session: Session, before: Snapshot | None, after: Snapshot) -> None:
-    """Keep a table's result rows in step with its log, inside the write's transaction.
+def rewrites(before: Snapshot | None, after: Snapshot) -> bool:
+    """Whether a write from ``before`` to ``after`` changes the table's result
+    rows: it leaves the game over (a later achievement tick or score pad fix
+    changes them), or it reopens a finished game (an undo removes them)."""
+    game = after.table.game
+    return is_over(game, after.state) or (before is not None and is_over(game, before.state))
 
-    A write that leaves the game over (re)writes the rows (a later
-    achievement tick or score pad fix changes them); a write that reopens a
-    finished game (an undo) removes them. Other writes cost nothing here.
-    """
-    table = after.table
-    over_now = is_over(table.game, after.state)
-    was_over = before is not None and is_over(table.game, before.state)
-    if not over_now and not was_over:
+
+def record(session: Session, before: Snapshot | None, after: Snapshot) -> None:
+    """Keep a table's result rows in step with its log, inside the write's
+    transaction (see :func:`rewrites`); other writes cost nothing here."""
+    if not rewrites(before, after):
         return
+    table = after.table
     session.execute(delete(ResultRow).where(ResultRow.table_id == table.id))
-    if over_now:
+    if is_over(table.game, after.state):
         record_finished(session, table, after.state, after.actions)
 
 

@@ -145,7 +145,7 @@ def test_a_pool_with_no_connection_free_in_time_is_503(store, phone, tmp_path):
     assert store.version(pad.token) == 0
 
 
-def test_postgresql_in_recovery_mode_is_503(store, phone):
+def test_postgresql_in_recovery_mode_is_503(store, phone, monkeypatch):
     psycopg = pytest.importorskip("psycopg")
     pad = bid_pad(store)
     phone.get(f"/t/{pad.token}")
@@ -153,9 +153,17 @@ def test_postgresql_in_recovery_mode_is_503(store, phone):
     def in_recovery(*_: Any) -> None:
         raise psycopg.errors.CannotConnectNow("the database system is in recovery mode")
 
+    def plain_in_recovery(_cursor: Any, sql: str, params: Any) -> None:
+        try:
+            in_recovery()
+        except psycopg.Error as error:
+            raise sa.DBAPIError.instance(sql, params, error, psycopg.Error) from error
+
     # Every statement meets the error, as each new connection would while
-    # PostgreSQL replays its log after a crash.
+    # PostgreSQL replays its log after a crash: those through SQLAlchemy, and
+    # an entry's own (on SQLite, all of them go straight to the driver).
     event.listen(store.engine, "before_cursor_execute", in_recovery)
+    monkeypatch.setattr(store, "_plain", plain_in_recovery)
     try:
         response = add_round(phone, pad)
     finally:

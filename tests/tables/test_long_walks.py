@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from companion.tables import core, log
+from companion.tables import core, log, writes
 from companion.tables.import_export import check_import
 from companion.tables.store import Store
 
@@ -42,24 +42,29 @@ def turns(monkeypatch) -> list[bool]:
     writing: list[bool] = []
     monkeypatch.setattr(log, "WALK_SLICE_SECONDS", 0.0)  # every chance is taken
     monkeypatch.setattr(log, "let_others_run", lambda: taken.append(bool(writing)))
-    real_write = core.StoreCore._write
 
-    def marked_write(self, *args, **kwargs):
-        class Marked:
-            def __enter__(inner):
-                writing.append(True)
-                inner.context = real_write(self, *args, **kwargs)
-                return inner.context.__enter__()
+    def marked(real_write):
+        def marked_write(self, *args, **kwargs):
+            class Marked:
+                def __enter__(inner):
+                    writing.append(True)
+                    inner.context = real_write(self, *args, **kwargs)
+                    return inner.context.__enter__()
 
-            def __exit__(inner, *exc):
-                try:
-                    return inner.context.__exit__(*exc)
-                finally:
-                    writing.pop()
+                def __exit__(inner, *exc):
+                    try:
+                        return inner.context.__exit__(*exc)
+                    finally:
+                        writing.pop()
 
-        return Marked()
+            return Marked()
 
-    monkeypatch.setattr(core.StoreCore, "_write", marked_write)
+        return marked_write
+
+    # A write's transaction: the ORM's, or an entry's plain one on SQLite.
+    monkeypatch.setattr(core.StoreCore, "_write", marked(core.StoreCore._write))
+    plain = writes.WritesMixin._plain_transaction
+    monkeypatch.setattr(writes.WritesMixin, "_plain_transaction", marked(plain))
     return taken
 
 

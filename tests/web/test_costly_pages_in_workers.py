@@ -124,7 +124,7 @@ def test_a_busy_refusal_is_a_short_page_in_the_phones_words_and_a_hint_gets_the_
     assert 'href="/"' in text and "<script" not in text  # the words alone, a way home
     assert 'lang="de"' in german.get_data(as_text=True)
     assert "That did not work" not in german.get_data(as_text=True)  # its words in German
-    assert "Try again in a moment" in hint.get_data(as_text=True)
+    assert "Versuch es gleich noch einmal." in hint.get_data(as_text=True)  # German too
     assert 'id="board"' in hint.get_data(as_text=True)  # the board's own notice
 
 

@@ -429,6 +429,7 @@ def test_an_unreachable_database_after_a_tap_says_it_is_not_known(store, phone, 
         raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
 
     monkeypatch.setattr(type(store), "_write", gone)
+    monkeypatch.setattr(type(store), "_plain_transaction", gone)  # SQLite's entries
     monkeypatch.setattr(type(store), "_tap_entered", gone)
     form = {"action": "add-round", "score0": "3", "score1": "4", "tap": "lost-tap-0001"}
     answer = phone.post(f"/t/{pad.token}/act", {**form, "version": "0"})
