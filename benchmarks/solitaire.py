@@ -5,6 +5,7 @@
                                        [--give-up-after S] [--jobs 1]
     python benchmarks/solitaire.py report [--out FILE] [--first-seed 1] [--deals N]
     python benchmarks/solitaire.py table [--out FILE]
+    python benchmarks/solitaire.py known --search NAME --deals 1352,1389
 
 ``run`` decides deals ``first-seed`` .. ``first-seed + deals - 1`` (one at a
 time, or ``--jobs N`` at once in a pool of processes: each deal's search is
@@ -30,6 +31,13 @@ not win stops the benchmark).
 
 ``table`` writes ``companion/rules/solitaire_deals.txt``, the won deals by
 difficulty that the new-game form offers.
+
+``known`` runs one search of :data:`KNOWN_SEARCHES` alone on the given deals
+(each one the benchmark left undecided) and appends each win, its line
+replayed through the rules, to ``benchmarks/solitaire-known-wins.jsonl``.
+``table`` puts those deals among the hard ones and ``lines`` ships their
+lines: a deal known to be won is offered as one, and *Winnable?* and *Hint*
+answer at once at its start, whichever search found the win (issue 47).
 
 ``report`` prints won / proven lost /
 unknown with the share won and its 95 % Wilson interval (for the deals
@@ -64,6 +72,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.rules import solitaire, solitaire_deals, solitaire_solver  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "solitaire-deals.jsonl"
+KNOWN_WINS = Path(__file__).resolve().parent / "solitaire-known-wins.jsonl"
+
+# Searches that won deals the benchmark's solver left undecided, each alone
+# (docs/solitaire-solver.md, "Deals won by other searches"): beams that rank
+# positions otherwise than the solver's, at most WIDE_BEAM_MOVES move numbers.
+KNOWN_SEARCHES = {
+    # s14: alone on the 38 deals left at the memory cap it won 1352, 1389,
+    # 2200, 6410 and 8201; in the solver it broke the memory cap (s15).
+    "beam 10240, gap 0.5": solitaire_solver.Beam(
+        10240, solitaire_solver.Weights(in_hand=1.1, parked_gap=0.5), by_deals=True
+    ),
+    # s14: alone on the same 38 deals it won 4383.
+    "beam 2560, off-suit 2.0": solitaire_solver.Beam(
+        2560, solitaire_solver.Weights(in_hand=1.1, off_suit=2.0, parked_gap=0.2), by_deals=True
+    ),
+}
 WON, LOST, UNKNOWN = solitaire_solver.WON, solitaire_solver.LOST, solitaire_solver.UNKNOWN
 
 
@@ -373,15 +397,16 @@ def table(args: argparse.Namespace) -> int:
     """Write the package's table of won deals by difficulty (see solitaire_deals)."""
     rows = read(Path(args.out))
     won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
+    known = sorted(read_known(Path(args.known)))
     target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
     # The table's first line names the run it came from: this file, not the
     # default one that solitaire_deals.write assumes.
-    text = solitaire_deals.write(won, len(rows))
+    text = solitaire_deals.write(won, len(rows), also_hard=known)
     text = text.replace(
         f"({DEFAULT_OUT.parent.name}/{DEFAULT_OUT.name})", f"(benchmarks/{Path(args.out).name})", 1
     )
     target.write_text(text)
-    print(f"{len(won)} won deals written to {target}")
+    print(f"{len(won)} won deals and {len(known)} won by other searches written to {target}")
     return 0
 
 
@@ -392,19 +417,25 @@ def lines(args: argparse.Namespace) -> int:
     kept, and each new one is appended as it is found, then the file is
     written anew in seed order."""
     rows = read(Path(args.out))
+    others = read_known(Path(args.known))  # won by other searches: their lines as found
     wanted = sorted(
-        seed
-        for seed, row in rows.items()
-        if row["result"] == WON and int(str(row["nodes"])) > args.above
+        {
+            seed
+            for seed, row in rows.items()
+            if row["result"] == WON and int(str(row["nodes"])) > args.above
+        }
+        | set(others)
     )
     target = Path(
         args.lines or Path(solitaire_deals.__file__).with_name(solitaire_deals.LINES_FILE)
     )
     known = solitaire_deals.parse_lines(target.read_text()) if target.exists() else {}
+    known |= {seed: str(row["line"]) for seed, row in others.items()}
     todo = [seed for seed in wanted if seed not in known]
     header = (
         f"Winning lines of the deals the solver won in benchmarks/{Path(args.out).name}",
-        f"after more than {args.above} positions, found again by benchmarks/solitaire.py lines.",
+        f"after more than {args.above} positions, found again by benchmarks/solitaire.py lines,",
+        f"and of the deals other searches won (benchmarks/{Path(args.known).name}).",
         "A deal a line: 'seed: moves'. A move is D (deal), or the source and target piles",
         "(1-6) followed by how many cards move when more than one.",
     )
@@ -427,6 +458,64 @@ def lines(args: argparse.Namespace) -> int:
     if missed:
         print(f"not won again within {args.budget:g} s: {', '.join(map(str, sorted(missed)))}")
     return 0
+
+
+def known_win(seed: int, search: str) -> dict[str, object]:
+    """Run the search named ``search`` alone on deal ``seed``: a row of the
+    known wins' file, or one without a line if it did not win."""
+    spec = KNOWN_SEARCHES[search]
+    game = solitaire.new_game(seed)
+    cpu = time.process_time()
+    beam = solitaire_solver._Beam(
+        spec.weights, game, spec.width, by_deals=spec.by_deals,
+        max_moves=solitaire_solver.WIDE_BEAM_MOVES,
+    )  # fmt: skip
+    while beam.won_line is None and not beam.done:
+        beam.expand()
+    cpu = time.process_time() - cpu
+    row: dict[str, object] = {
+        "seed": seed,
+        "result": WON if beam.won_line else UNKNOWN,
+        "search": search,
+        "cpu": round(cpu, 2),
+        "positions": beam.size,
+        "speed": machine_speed(),
+        "solver": solitaire_solver.BUILD,
+        "at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    if beam.won_line:
+        if not solitaire.replay(game, beam.won_line).won:
+            raise RuntimeError(f"seed {seed}: the winning line does not win!")
+        row |= {"moves": len(beam.won_line), "line": solitaire_deals.format_line(beam.won_line)}
+    return row
+
+
+def known(args: argparse.Namespace) -> int:
+    """Append the wins of one search of KNOWN_SEARCHES on the given deals."""
+    seeds = [int(seed) for seed in args.deals.split(",") if seed.strip()]
+    have = read_known(Path(args.known))
+    with Path(args.known).open("a") as file:
+        for seed in seeds:
+            if seed in have:
+                print(f"{seed}: known already ({have[seed]['search']})")
+                continue
+            row = known_win(seed, args.search)
+            print(f"{seed}: {row['result']} in {row['cpu']} s of CPU", flush=True)
+            if row["result"] == WON:
+                file.write(json.dumps(row) + "\n")
+                file.flush()
+    return 0
+
+
+def read_known(path: Path) -> dict[int, dict[str, object]]:
+    """The known wins' file (``known``), its lines replayed: a line that does
+    not win stops whoever reads it."""
+    found = read(path) if path.exists() else {}
+    for seed, row in found.items():
+        line = solitaire_deals.parse_line(str(row["line"]))
+        if not solitaire.replay(solitaire.new_game(seed), line).won:
+            raise RuntimeError(f"{path.name}: the line of deal {seed} does not win")
+    return found
 
 
 def main() -> int:
@@ -459,6 +548,7 @@ def main() -> int:
     show.set_defaults(handler=report)
     ship = commands.add_parser("table", help="write the won deals by level for the app")
     ship.add_argument("--out", default=str(DEFAULT_OUT))
+    ship.add_argument("--known", default=str(KNOWN_WINS))
     ship.set_defaults(handler=table)
     lines_of = commands.add_parser("lines", help="write the winning lines of the hardest won deals")
     lines_of.add_argument("--out", default=str(DEFAULT_OUT))
@@ -466,7 +556,13 @@ def main() -> int:
     lines_of.add_argument("--budget", type=float, default=300.0, help="CPU seconds per deal")
     lines_of.add_argument("--jobs", type=int, default=1, help="deals solved at once (processes)")
     lines_of.add_argument("--lines", default="", help="the file (default: the package's)")
+    lines_of.add_argument("--known", default=str(KNOWN_WINS))
     lines_of.set_defaults(handler=lines)
+    found = commands.add_parser("known", help="won deals by one search of KNOWN_SEARCHES")
+    found.add_argument("--search", choices=sorted(KNOWN_SEARCHES), required=True)
+    found.add_argument("--deals", required=True, help="seeds, comma-separated")
+    found.add_argument("--known", default=str(KNOWN_WINS))
+    found.set_defaults(handler=known)
     args = parser.parse_args()
     return int(args.handler(args))
 

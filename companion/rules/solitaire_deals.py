@@ -82,9 +82,10 @@ def parse(text: str) -> DealTable:
     return DealTable(levels, cuts, tested)
 
 
-def write(rows: list[tuple[int, int]], tested: int = 0) -> str:
+def write(rows: list[tuple[int, int]], tested: int = 0, also_hard: Sequence[int] = ()) -> str:
     """The table's text for won deals ``(seed, positions)`` out of ``tested``
-    deals run: thirds by effort."""
+    deals run: thirds by effort. ``also_hard``: deals other searches won
+    that the solver left undecided (hard by any measure), cuts unchanged."""
     ordered = sorted(rows, key=lambda row: (row[1], row[0]))
     n = len(ordered)
     first, second = ordered[n // 3][1] if n else 0, ordered[2 * n // 3][1] if n else 0
@@ -92,6 +93,8 @@ def write(rows: list[tuple[int, int]], tested: int = 0) -> str:
     for seed, positions in rows:
         level = "easy" if positions < first else "medium" if positions < second else "hard"
         levels[level].append(seed)
+    listed = {seed for seed, _ in rows}
+    levels["hard"] += [seed for seed in also_hard if seed not in listed]
     lines = [
         "# Deals the solver won (benchmarks/solitaire-deals.jsonl), by the positions it expanded.",
         f"# cuts {first} {second}",
