@@ -195,12 +195,7 @@ class StoreCore:
             if alone:
                 driver.autocommit = True
             try:
-                cursor = connection.cursor()
-                try:
-                    cursor.execute(sql, params)
-                    return list(cursor.fetchall())
-                finally:
-                    cursor.close()
+                return _all_rows(connection, sql, params)
             finally:
                 if alone and not driver.closed:
                     driver.autocommit = False  # as the pool and the ORM expect it
@@ -213,12 +208,7 @@ class StoreCore:
         (the store's connections run so: ``models._sqlite_pragmas``) leaves
         no transaction behind."""
         with self._own_sqlite_connection() as reader:
-            cursor = reader.cursor()
-            try:
-                cursor.execute(sql, params)
-                return list(cursor.fetchall())
-            finally:
-                cursor.close()
+            return _all_rows(reader, sql, params)
 
     @contextmanager
     def _own_sqlite_connection(self) -> Iterator[Any]:
@@ -503,3 +493,13 @@ def new_table_row(
 
 def _short_date() -> str:
     return datetime.now().strftime("%d %b %H:%M")
+
+
+def _all_rows(connection: Any, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    """The rows of one statement on a driver connection, its cursor closed."""
+    cursor = connection.cursor()
+    try:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
