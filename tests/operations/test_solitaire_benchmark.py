@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "solitaire.py"
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "solitaire.py"
 
 
 @pytest.fixture(scope="module")
@@ -148,10 +149,18 @@ def test_lines_writes_the_winning_lines_of_the_hardest_won_deals_and_resumes(
         "".join(json.dumps({"seed": s, "result": r, "nodes": n}) + "\n" for s, r, n in rows)
     )
     lines.write_text("4: 16\n")  # already there: kept as it is, not solved again
-    assert command(bench, "lines", "--out", str(out), "--lines", str(lines), "--budget", "30") == 0
-    assert "2 lines of 2 deals written" in capsys.readouterr().out
+    # A deal another search won ships with the line it found, unsolved here.
+    shipped = solitaire_deals.parse_lines(
+        (ROOT / "companion" / "rules" / solitaire_deals.LINES_FILE).read_text()
+    )
+    known = tmp_path / "known.jsonl"
+    win = {"seed": 9, "result": "won", "search": "beam 10240, gap 0.5", "line": shipped[9]}
+    known.write_text(json.dumps(win) + "\n")
+    asked = ["--out", str(out), "--lines", str(lines), "--known", str(known), "--budget", "30"]
+    assert command(bench, "lines", *asked) == 0
+    assert "3 lines of 3 deals written" in capsys.readouterr().out
     text = lines.read_text()
     assert text.startswith("# Winning lines of the deals the solver won in benchmarks/deals.jsonl")
     found = solitaire_deals.parse_lines(text)
-    assert sorted(found) == [1, 4] and found[4] == "16"
+    assert sorted(found) == [1, 4, 9] and found[4] == "16" and found[9] == shipped[9]
     assert solitaire.replay(solitaire.new_game(1), solitaire_deals.parse_line(found[1])).won
