@@ -312,3 +312,29 @@ def test_the_fetch_path_skips_only_hooks_with_nothing_to_do_on_a_board_fetch(app
         ],
         "table": ["_never_cached"],
     }
+
+
+@pytest.mark.parametrize("game", ["venture", "scorepad"])
+def test_a_polled_board_is_the_very_board_of_the_page(app, store, client, game):
+    """A board swapped in by htmx leaves the page as a fresh load would draw
+    it, to the byte: no leading whitespace (an outerHTML swap adds it before
+    the board every time) and none that depends on how the phone's choices
+    were read (Venture's slug: a page reads them from its address, a poll
+    from HX-Current-URL). The browser differential compares whole pages, and
+    a poll that landed after a reload in one world only had made them differ
+    (CI, 29 Nov)."""
+    from tests.web.test_secrets import steady
+
+    table = store.create_table(game, ["Ana", "Ben", "Cy", "Dan"], {}, seed=1)
+    if game == "venture":
+        store.act(table.token, 0, {"type": "EnterSlug", "cards": [4, 5, 6]})
+    page = client.get(f"/t/{table.token}").get_data(as_text=True)
+    polled = client.get(f"/t/{table.token}/poll?v=-1", headers={"HX-Request": "true"}).get_data(
+        as_text=True
+    )
+    assert polled.startswith('<div id="board"')
+    tokens = [table.token, table.view_token]
+    board = steady(page, tokens).split('<div id="board"', 1)[1]
+    # A fragment's token fields are empty (app.js fills them): the page's hold its token.
+    polled = polled.replace('name="csrf_token" value=""', "X")
+    assert board.startswith(steady(polled, tokens).split('<div id="board"', 1)[1])
