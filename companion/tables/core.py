@@ -51,8 +51,9 @@ from .models import (
 SNAPSHOT_CACHE_SIZE = 2048
 
 
-#: SQLite connections kept for the hot reads (``StoreCore._read_sqlite``): a
-#: read never waits for the event loop, so one is in use at a time under gevent.
+#: SQLite connections kept for the hot reads and the entries' plain writes
+#: (``StoreCore._own_sqlite_connection``): neither waits for the event loop,
+#: so one is in use at a time under gevent.
 READERS_KEPT = 4
 
 
