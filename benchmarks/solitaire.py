@@ -154,10 +154,13 @@ def decide(
     cpu_budget: bool = False,
     give_up_after: float | None = None,
     keep_line: bool = False,
+    keep_lines_above: int | None = None,
 ) -> dict[str, object]:
     """One deal's line of the file; raises if a winning line does not win.
     With ``keep_line`` a won deal's line holds its moves too (``line``, as
-    the package's lines file writes them).
+    the package's lines file writes them); with ``keep_lines_above`` only
+    when the solver took more positions than that (the deals ``lines``
+    ships, so it need not search them again).
 
     A function of its own so that a pool's worker processes can run it."""
     machine_load = load()
@@ -178,7 +181,8 @@ def decide(
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     if found.result == WON and not solitaire.replay(game, found.moves).won:
         raise RuntimeError(f"seed {seed}: the winning line does not win!")
-    line = {"line": solitaire_deals.format_line(found.moves)} if keep_line and found.moves else {}
+    keep = keep_line or (keep_lines_above is not None and found.nodes > keep_lines_above)
+    line = {"line": solitaire_deals.format_line(found.moves)} if keep and found.moves else {}
     return {
         "seed": seed,
         "result": found.result,
@@ -187,6 +191,8 @@ def decide(
         "cpu": round(cpu, 4),
         "nodes": found.nodes,
         "stopped_by": found.stopped_by,
+        # Which search of the solver's portfolio decided (s25 on).
+        "member": found.member,
         "moves": len(found.moves),
         "budget": budget,
         "budget_clock": "cpu" if cpu_budget else "wall",
@@ -228,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
         max_nodes=args.max_nodes,
         cpu_budget=args.cpu_budget,
         give_up_after=args.give_up_after,
+        keep_lines_above=args.keep_lines_above,
     )
     with out.open("a") as file:
         try:
@@ -539,6 +546,12 @@ def main() -> int:
         help="stop each deal after these CPU seconds, searching as the budget says",
     )
     go.add_argument("--jobs", type=int, default=1, help="deals decided at once (processes)")
+    go.add_argument(
+        "--keep-lines-above",
+        type=int,
+        default=None,
+        help="keep the winning line of each deal won after more positions than this",
+    )
     go.set_defaults(handler=run)
     show = commands.add_parser("report", help="summarise the file as Markdown")
     show.add_argument("--out", default=str(DEFAULT_OUT))

@@ -4,18 +4,24 @@ The solver knows every card (the companion dealt them), including the
 face-down ones and the order of the hand, so what it answers is "can this
 deal be won *with every card known*", which is more than a player can see.
 
-How it searches. First come beam searches (:class:`_Beam`), quick and
-incomplete: each keeps only the ``width`` most promising new positions of
-every move number and goes on from those alone, so it reaches the end of a
-deal (a win needs some 90 moves) after ``width x 90`` positions or so. A
-narrow beam wins most deals in a few milliseconds; one that finds nothing
-gives way to a wider one (:data:`BEAMS`), for at most
-``BEAM_SHARE`` of the budget. A beam that finds nothing proves nothing: it
-threw positions away.
+How it searches: a portfolio of searches that rank positions differently
+and miss different deals, each given its share of the budget (every
+answer names the one that decided it, ``Solution.member``). First, for
+``HEAD_START`` positions, the first best-first search below runs alone:
+it breaks no run it need not, wins most deals at once, and its lines are
+the short ones a player would take. Then come beam searches
+(:class:`_Beam`), quick and incomplete: each keeps only the ``width`` most
+promising new positions of every move number and goes on from those
+alone, so it reaches the end of a deal (a win needs some 90 moves) after
+``width x 90`` positions or so. A narrow beam wins most of the other deals
+in a few milliseconds; one that finds nothing gives way to a wider one
+(:data:`BEAMS`), for at most ``BEAM_SHARE`` of the budget. A beam that
+finds nothing proves nothing: it threw positions away.
 
 Then two best-first searches run side by side, taking turns of
 a few positions each. Each one always goes on from the open position with
-the lowest ``greed x score + moves made`` (see :class:`Weights`), and
+the lowest ``greed x score + moves made`` (see :class:`Weights`; a run
+broken costs ``run_break`` moves), and
 remembers every position it has seen so it never expands one twice. The two
 differ only in their weights: a deal one of them wanders on is usually quick
 for the other (the time a best-first search needs varies wildly from deal to
@@ -66,7 +72,7 @@ import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Container, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from operator import itemgetter
 from typing import Any, Final, Literal
 
@@ -74,6 +80,7 @@ from ._switch import let_other_threads_run as _let_other_threads_run
 from .solitaire import Deal, Move, State, apply, is_won
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
+KNOWN_LINE: Final = "a line known before"  # Solution.member of KnownWins' answers
 
 #: "compiled" when this module runs as mypyc built it (``setup.py``: about
 #: twice as fast), "python" when it runs from its source.
@@ -167,6 +174,14 @@ BETWEEN_BEAMS = 0.25
 # beams cost little however deep they go, and some win late (the 10-wide
 # one won deal 8064 after 472 moves), so they have no such limit.
 WIDE_BEAM_MOVES = 300
+# The same for a narrow beam (up to BEAM_ALONE), since s25: one that has
+# not won after 150 move numbers is shuffling cards between parking places,
+# and the line it would find is long (deals 54, 83 and 100 in 206, 163 and
+# 233 moves). The next rung, or the complete searches, then win the deal in
+# some 100 moves: mean line on deals 1-100 97.9 moves against 100.4 with no
+# limit, every deal still decided within 2 s (s25). (Deal 8064, which the
+# 10-wide beam won after 472 moves in s12, is left to wider searches.)
+NARROW_BEAM_MOVES = 150
 # Once the wide beams take turns with the complete searches, a wide beam
 # gets this many expansions for each one of theirs. On the hardest deals it
 # is the beams that win: with a turn like the others' (a quarter of the
@@ -182,6 +197,16 @@ WIDE_BEAM_SHARE = 2
 # hint, "Winnable?") it would take a third of the positions from the
 # best-first searches, which win nearly every deal decided that quickly.
 DIVE_AFTER = 20_000
+# Positions the first complete search (the one that breaks no run it need
+# not, see SEARCHES) expands alone before any beam starts. Its lines are
+# short (a mean of 97 moves on deals 1-100, where the beams' are 110 and
+# some of the narrow ones' more than 200), and within its first 10,000
+# positions it wins 86 of deals 1-100: most hints then follow a line a
+# player would take. The price is the median deal's time (90 ms of CPU on
+# held-out deals 1001-1300 at 2 s, against 40 ms with the beams first),
+# not the deals decided within 2 s (293 of the 300 either way). See
+# docs/solitaire-solver.md, "The portfolio (s25)".
+HEAD_START = 10_000
 DIVE_BUDGET = 10.0
 
 # The clock the budget is measured on; tests replace it with a fake one.
@@ -216,7 +241,9 @@ class Weights:
     not a King must be taken apart (``bottom``); a face-down card cannot
     move yet (``face_down``); a card still in hand will land somewhere
     (``in_hand``). The search takes the open position with the lowest
-    ``greed x score + moves made``.
+    ``greed x score + moves made``; a best-first search (not a beam) counts
+    ``run_break`` more moves for each move that lifts cards off their
+    face-up successor, breaking a run that was in order.
 
     The weights were tuned at a fixed node budget on deals 1001-1080 (not the
     deals the benchmark reports on); the optimum is sharp, in ``in_hand``
@@ -231,9 +258,25 @@ class Weights:
     face_down: float = 1.0
     in_hand: float = 1.0
     greed: float = 2.0
+    run_break: float = 0.0  # a multiple of 0.25: see _Search.expand
 
 
-SEARCHES = (Weights(), Weights(parked=1.0, in_hand=1.05, greed=2.2))
+# The two best-first searches. Since s25 both are charged 16 moves for
+# breaking a run (``run_break``): a run in order is split only when no
+# line that keeps it looks as good. Alone, at 2 s of CPU, the first wins 98
+# of deals 1-100 where it won 94 without (held-out deals 1001-1100: 97
+# against 94, in two thirds of the CPU), among them deals 9, 21 and 23,
+# which the whole solver missed within 2 s; and it wins deals 1181, 2193
+# and 2200 (undecided at 60 s in s14) within 13 s. A charge of 1 to 4 did
+# less (4: 9 won in 1.0 s against 0.6 s, 2200 not within 20 s); from 8 on
+# it is a rule rather than a cost (16 and 1,000 expand the same positions
+# on deals 1-100). An independent best-first solver with such a charge
+# (issue 47) won the deals the solver missed: that is where it comes from.
+RUN_BREAK = 16.0
+SEARCHES = (
+    Weights(run_break=RUN_BREAK),
+    Weights(parked=1.0, in_hand=1.05, greed=2.2, run_break=RUN_BREAK),
+)
 # The beams' weights: a card in hand a little dearer, so a beam deals a little
 # sooner. On deals 1-100 (measured 26 Nov 2026, the deals reported on, so
 # the gain may be a little flattering) the beams of 10, 40 and 160 in turn
@@ -250,6 +293,18 @@ BEAM_WEIGHTS = Weights(in_hand=1.1)
 # better alone (s11, held-out deals 1001-1300, each beam alone: 185 against
 # 178 won at width 20, 239 against 234 at 80); see BEAMS for the ladder.
 BEAM_GAP_WEIGHTS = Weights(in_hand=1.1, parked_gap=0.2)
+
+
+def _said(weights: Weights) -> str:
+    """The weights that differ from ``Weights()``, as a member's name
+    says them (" (run break 16)"), or ""."""
+    plain = Weights()
+    changed = []
+    for field in fields(weights):
+        value = getattr(weights, field.name)
+        if value != getattr(plain, field.name):
+            changed.append(f"{field.name.replace('_', ' ')} {value:g}")
+    return f" ({', '.join(changed)})" if changed else ""
 
 
 @dataclass(frozen=True)
@@ -318,7 +373,7 @@ AFTER_THE_CAP: tuple[BeamSpec, ...] = (
 def _beam(spec: BeamSpec, state: State) -> _Beam:
     """A beam search of a rung from BEAMS (see there); a wide one stops
     after WIDE_BEAM_MOVES move numbers."""
-    most = WIDE_BEAM_MOVES if _width(spec) > BEAM_ALONE else None
+    most = WIDE_BEAM_MOVES if _width(spec) > BEAM_ALONE else NARROW_BEAM_MOVES
     if isinstance(spec, int):
         return _Beam(BEAM_WEIGHTS, state, spec, max_moves=most)
     return _Beam(spec.weights, state, spec.width, by_deals=spec.by_deals, max_moves=most)
@@ -345,6 +400,10 @@ class Solution:
     nodes: int
     best_line: tuple[Move | Deal, ...] = ()
     stopped_by: str = ""  # for "unknown": "time", "nodes" or "memory"
+    # The search that decided ("best-first (run break 16)", "beam 10 (in
+    # hand 1.1)": its kind, width and the weights that differ from
+    # Weights()'s), KNOWN_LINE for a line known before, "" when unknown.
+    member: str = ""
 
 
 @dataclass(frozen=True)
@@ -669,7 +728,9 @@ class _Search:
     def __init__(self, weights: Weights, state: State) -> None:
         layout = state.layout
         self.scores = _scores(weights, layout.ranks)
+        self.name = "best-first" + _said(weights)
         self.greed = weights.greed
+        self.run_break = weights.run_break
         self.suits, self.ranks, self.width = layout.suits, layout.ranks, layout.piles
         self.hand = bytes(state.hand)
         piles: _Piles = tuple(bytes(p) for p in state.piles)
@@ -712,8 +773,11 @@ class _Search:
         priority = _unsortable(entry >> 128)
         hand, hand_len, seen = self.hand, len(self.hand), self.seen
         where, fixes, back, steps, queue = self.where, self.fixes, self.back, self.steps, self.queue
-        greed = self.greed
-        depth = round(priority - greed * score) + 1  # moves made, once this one is
+        greed, run_break = self.greed, self.run_break
+        # The moves made once this one is, each run broken counted as
+        # run_break more: read back from the priority, to the quarter move
+        # that run_break is a multiple of (the float sum is not exact).
+        made = round(4 * (priority - greed * score)) / 4 + 1
         piles, hidden, dealt = self.position(ident)
         entry_of, push = self._entry, heapq.heappush
         for change, step, c_piles, c_hidden, c_dealt, c_key in _children(
@@ -737,7 +801,8 @@ class _Search:
             c_score = score + change
             if c_score < self.best_score:
                 self.best_score, self.best_id = c_score, child
-            push(queue, entry_of(greed * c_score + depth, c_score, child))
+            cost = made + run_break if run_break and _breaks_run(piles, hidden, step) else made
+            push(queue, entry_of(greed * c_score + cost, c_score, child))
 
     def position(self, ident: int) -> tuple[_Piles, _Hidden, int]:
         """The piles (in their real order), face-down counts and cards dealt."""
@@ -762,6 +827,18 @@ class _Search:
         return tuple(reversed(steps))
 
 
+def _breaks_run(piles: _Piles, hidden: _Hidden, step: _Step) -> bool:
+    """Whether ``step`` lifts cards off their successor lying face up
+    (the next higher card of their suit): a run in order is split. (Off a
+    face-down successor it is not: that turns the successor up.)"""
+    if step == _DEAL:
+        return False
+    source, _, count = step
+    pile = piles[source]
+    left = len(pile) - count  # the cards that stay
+    return left > hidden[source] and pile[left - 1] == pile[left] + 1
+
+
 class _Dive:
     """A depth-first search: from each position it tries the successors
     cheapest first (the change in score of :class:`Weights`), and it never
@@ -780,6 +857,7 @@ class _Dive:
 
     def __init__(self, weights: Weights, state: State) -> None:
         layout = state.layout
+        self.name = "depth-first" + _said(weights)
         self.scores = _scores(weights, layout.ranks)
         self.suits, self.ranks = layout.suits, layout.ranks
         self.start = state
@@ -855,6 +933,7 @@ class _Beam:
         max_moves: int | None = None,
     ) -> None:
         layout = state.layout
+        self.name = f"beam {width}{' by deals' if by_deals else ''}{_said(weights)}"
         self.scores = _scores(weights, layout.ranks)
         self.suits, self.ranks, self.width = layout.suits, layout.ranks, width
         self.by_deals = by_deals
@@ -1027,12 +1106,15 @@ def solve(
     dive_after: int | None | Literal["auto"] = "auto",
     beams: tuple[BeamSpec, ...] = BEAMS,
     after_the_cap: tuple[BeamSpec, ...] = AFTER_THE_CAP,
+    head_start: int = HEAD_START,
 ) -> Solution:
     """Search for a winning line from ``state`` for at most ``budget`` seconds
     and, when given, at most ``max_nodes`` expanded positions (a budget that
     makes the answer the same on any machine).
 
-    Beam searches of the given ``beams`` widths go first, one after the
+    The first of the best-first ``searches`` goes first, alone, for
+    ``head_start`` positions (see :data:`HEAD_START`; 0 for none). Beam
+    searches of the given ``beams`` widths come next, one after the
     other, for at most ``BEAM_SHARE`` of the budget (see :class:`_Beam`;
     ``()`` for none). Then the best-first ``searches`` take turns; once ``dive_after`` positions
     are expanded without an answer, a depth-first search (:class:`_Dive`)
@@ -1045,11 +1127,10 @@ def solve(
     exhausted search (see the module text). The clock is read before
     every position and the search stops early enough to free its memory
     within the budget too (it runs inside a web request). Raises nothing
-    for a legal state.
+    for a legal state. ``member`` names the search that decided.
     """
     start = clock()
     deadline = start + _SEARCH_SHARE * max(0.0, budget) - _MARGIN
-    beams_until = start + BEAM_SHARE * _SEARCH_SHARE * max(0.0, budget) - _MARGIN
     if is_won(state):
         return Solution(WON, (), clock() - start, 0)
     if dive_after == "auto":
@@ -1069,8 +1150,8 @@ def solve(
             max_positions,
             dive_after,
             beams,
-            beams_until,
             resident,
+            head_start,
         )
         if found.stopped_by == "memory" and after_the_cap:
             # The searches' memory is free by now: _search has returned.
@@ -1091,10 +1172,11 @@ def _search(
     max_positions: int,
     dive_after: int | None,
     beams: tuple[BeamSpec, ...],
-    beams_until: float,
     resident: _Resident,
+    head_start: int,
 ) -> Solution:
-    """The beams, then the searches taking turns (see :func:`solve`);
+    """The first search alone for ``head_start`` positions, the beams,
+    then the searches taking turns (see :func:`solve`);
     ``seconds`` is left 0. ``resident`` measures the process's memory
     (:class:`_Resident`)."""
     nodes = 0
@@ -1105,6 +1187,28 @@ def _search(
     beam: _Beam | None = None  # the wide beam taking turns, once there is one
     wide = [spec for spec in beams if _width(spec) > BEAM_ALONE]
     cap = max_positions * POSITION_BYTES  # the memory all the searches may hold
+
+    def expansions(run: _Search | _Dive, count: int, room: int) -> Solution | None:
+        """Up to ``count`` expansions of one complete search, which may hold
+        ``room`` positions: the answer, or None to go on."""
+        nonlocal nodes
+        for _ in range(count):
+            if run.won_line is not None:
+                break
+            if not run.queue:  # exhausted, and not won (just above)
+                return Solution(LOST, (), 0.0, nodes, _best_line(firsts), member=run.name)
+            stop = _stop(
+                nodes >= node_cap,
+                clock() >= deadline,
+                run.size >= room or resident.over(nodes),
+            )
+            if stop:
+                best = _best_line(firsts) or beam_line
+                return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
+            run.expand()
+            nodes += 1
+        line = run.won_line
+        return None if line is None else Solution(WON, line, 0.0, nodes, line, member=run.name)
 
     def turns(until: float) -> Solution | None:
         """Turns of the complete searches (and of the wide beam, if any)
@@ -1122,22 +1226,9 @@ def _search(
                 # Only this search grows during its turn: the others' memory is fixed.
                 others = sum(_bytes(r) for r in runs if r is not run) + beam_bytes
                 room = (cap - others) // run.position_bytes  # positions it may hold
-                for _ in range(_TURN):
-                    line = run.won_line
-                    if line is not None:
-                        return Solution(WON, line, 0.0, nodes, line)
-                    if not run.queue:  # exhausted, and not won (just above)
-                        return Solution(LOST, (), 0.0, nodes, _best_line(firsts))
-                    stop = _stop(
-                        nodes >= node_cap,
-                        clock() >= deadline,
-                        run.size >= room or resident.over(nodes),
-                    )
-                    if stop:
-                        best = _best_line(firsts) or beam_line
-                        return Solution(UNKNOWN, (), 0.0, nodes, best, stop)
-                    run.expand()
-                    nodes += 1
+                found = expansions(run, _TURN, room)
+                if found is not None:
+                    return found
                 _let_other_threads_run()
             if beam is None:
                 continue
@@ -1148,7 +1239,7 @@ def _search(
             # that win (see WIDE_BEAM_SHARE).
             for _ in range(WIDE_BEAM_SHARE * _TURN * len(runs)):
                 if beam.won_line is not None:
-                    return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+                    return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line, member=beam.name)
                 if beam.done or _bytes(beam) >= cap // 2:
                     # Ran dry or WIDE_BEAM_MOVES deep, or holds half the memory the
                     # complete searches may need: the next width (a fresh table),
@@ -1168,6 +1259,15 @@ def _search(
             _let_other_threads_run()
         return None
 
+    # The first complete search alone, before any beam (HEAD_START): most
+    # deals it wins at once, in a line shorter than a beam's.
+    for _ in range(0, head_start if firsts else 0, _TURN):
+        found = expansions(firsts[0], _TURN, cap // firsts[0].position_bytes)
+        if found is not None:
+            return found
+        _let_other_threads_run()
+    # The narrow beams' share is of the time the head start left.
+    beams_until = clock() + BEAM_SHARE * (deadline - clock())
     narrows = [spec for spec in beams if _width(spec) <= BEAM_ALONE]
     began = nodes
     for i, spec in enumerate(narrows):
@@ -1176,7 +1276,8 @@ def _search(
         room = (cap - sum(_bytes(r) for r in runs)) // narrow.position_bytes
         while not narrow.done:
             if narrow.won_line is not None:
-                return Solution(WON, narrow.won_line, 0.0, nodes, narrow.won_line)
+                line = narrow.won_line
+                return Solution(WON, line, 0.0, nodes, line, member=narrow.name)
             now = clock()
             if nodes >= node_cap or now >= deadline:
                 stop = "nodes" if nodes >= node_cap else "time"
@@ -1234,7 +1335,7 @@ def _beams_after_the_cap(
         beam = _beam(spec, state)
         while not beam.done and beam.size < room and not resident.over(nodes):
             if beam.won_line is not None:
-                return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+                return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line, member=beam.name)
             stop = _stop(nodes >= node_cap, clock() >= deadline, False)
             if stop:
                 return replace(capped, nodes=nodes, stopped_by=stop)
@@ -1243,7 +1344,7 @@ def _beams_after_the_cap(
             if not nodes % _TURN:
                 _let_other_threads_run()
         if beam.won_line is not None:  # won on its very last position
-            return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line)
+            return Solution(WON, beam.won_line, 0.0, nodes, beam.won_line, member=beam.name)
     return replace(capped, nodes=nodes)
 
 
@@ -1376,7 +1477,7 @@ class KnownWins:
             if known is not None:  # the positions along it are known now too
                 self.remember(state, known)
         if known is not None:
-            return Solution(WON, known, 0.0, 0, known)
+            return Solution(WON, known, 0.0, 0, known, member=KNOWN_LINE)
         if run is None:
             found = solve(state, budget, max_nodes=max_nodes)
         else:
