@@ -47,8 +47,9 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Search deal N for a winning line, knowing every card (the face-down ones "
         "and the order of the hand too). Prints one JSON object: "
         '{"seed": N, "result": "won"|"lost"|"unknown", "moves": [...], "seconds": S, '
-        '"nodes": P}; moves are the winning line as actions (piles numbered from 0). '
-        '"lost" means every reachable position was searched; "unknown" that the budget ran out.',
+        '"nodes": P, "search": ..., "solver": ...}; moves are the winning line as actions '
+        '(piles numbered from 0). "lost" means every reachable position was searched; '
+        '"unknown" that the budget ran out. "search" names the search that decided.',
     )
     solve.add_argument("--seed", required=True, help="the deal number (0 to 999999999)")
     solve.add_argument(
@@ -87,6 +88,7 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "moves": [actions.to_dict(m) for m in found.moves],
             "seconds": round(found.seconds, 3),
             "nodes": found.nodes,
+            "search": found.member,  # which search of the portfolio decided ("" if none)
             "solver": solitaire_solver.BUILD,  # "compiled" (setup.py) is about twice as fast
         }
         print(json.dumps(answer))

@@ -199,14 +199,16 @@ WIDE_BEAM_SHARE = 2
 DIVE_AFTER = 20_000
 # Positions the first complete search (the one that breaks no run it need
 # not, see SEARCHES) expands alone before any beam starts. Its lines are
-# short (a mean of 97 moves on deals 1-100, where the beams' are 110 and
-# some of the narrow ones' more than 200), and within its first 10,000
-# positions it wins 86 of deals 1-100: most hints then follow a line a
-# player would take. The price is the median deal's time (90 ms of CPU on
-# held-out deals 1001-1300 at 2 s, against 40 ms with the beams first),
-# not the deals decided within 2 s (293 of the 300 either way). See
+# short (a mean of 96 moves on deals 1-100, where the beams' are 105-115
+# and some narrow ones' over 200), and within its first 10,000 positions
+# it wins 86 of deals 1-100: most hints then follow a line a player would
+# take. 22,000 rather than 10,000 (s25): deal 9 needs 21,292 of its
+# positions and, behind the beams, took 1.98 s of CPU with 10,000; on
+# held-out deals 1001-1300 at 2 s, 293 decided with 22,000, 294 with
+# 10,000, 293 with the beams first. The price is the median deal's time
+# (90 ms of CPU against 40 ms with the beams first). See
 # docs/solitaire-solver.md, "The portfolio (s25)".
-HEAD_START = 10_000
+HEAD_START = 22_000
 DIVE_BUDGET = 10.0
 
 # The clock the budget is measured on; tests replace it with a fake one.
@@ -1150,6 +1152,7 @@ def solve(
             max_positions,
             dive_after,
             beams,
+            start + BEAM_SHARE * (deadline - start),
             resident,
             head_start,
         )
@@ -1172,6 +1175,7 @@ def _search(
     max_positions: int,
     dive_after: int | None,
     beams: tuple[BeamSpec, ...],
+    beams_until: float,
     resident: _Resident,
     head_start: int,
 ) -> Solution:
@@ -1266,8 +1270,9 @@ def _search(
         if found is not None:
             return found
         _let_other_threads_run()
-    # The narrow beams' share is of the time the head start left.
-    beams_until = clock() + BEAM_SHARE * (deadline - clock())
+    if head_start and firsts:  # the narrow beams' share is of the time it left
+        now = clock()
+        beams_until = now + BEAM_SHARE * (deadline - now)
     narrows = [spec for spec in beams if _width(spec) <= BEAM_ALONE]
     began = nodes
     for i, spec in enumerate(narrows):

@@ -13,9 +13,10 @@ from companion.rules import actions, solitaire
 def test_solve_prints_one_json_object_with_a_winning_line(capsys):
     assert cli.main(["solve", "--seed", "14", "--budget", "30", "--max-nodes", "20000"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"seed", "result", "moves", "seconds", "nodes", "solver"}
+    assert set(answer) == {"seed", "result", "moves", "seconds", "nodes", "search", "solver"}
     assert answer["solver"] == "python"  # the editable install of the tests (setup.py)
     assert answer["seed"] == 14 and answer["result"] == "won"
+    assert answer["search"] == "best-first (run break 16)"  # the head start wins it
     moves = [actions.from_dict(m, solitaire.ACTIONS) for m in answer["moves"]]
     assert solitaire.replay(solitaire.new_game(14), moves).won
     assert isinstance(answer["seconds"], float) and 0 < answer["nodes"] <= 20000

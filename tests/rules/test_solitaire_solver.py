@@ -191,18 +191,26 @@ class FakeClock:
         return self.now
 
 
-@pytest.mark.parametrize("beams", [(), solitaire_solver.BEAMS], ids=["no-beams", "beams"])
+@pytest.mark.parametrize(
+    ("beams", "head_start"),
+    [((), solitaire_solver.HEAD_START), (solitaire_solver.BEAMS, 0)],
+    ids=["head-start", "beams"],
+)
 @pytest.mark.parametrize("budget", [0.0, 0.05, 1.0])
-def test_the_clock_is_read_before_every_position_and_the_deadline_kept(monkeypatch, budget, beams):
+def test_the_clock_is_read_before_every_position_and_the_deadline_kept(
+    monkeypatch, budget, beams, head_start
+):
     """With a clock that moves 10 ms per reading, the solver must read it once
     per expanded position and stop at the first reading past its deadline:
-    so it can overrun only by the time one position and the answer take."""
+    so it can overrun only by the time one position and the answer take.
+    (Within a budget of 100 readings the first search never ends its head
+    start; with none, the beams go first.)"""
     fake = FakeClock(tick=0.01)
     monkeypatch.setattr(solitaire_solver, "clock", fake)
-    found = solve(new_game(seed=0), budget=budget, beams=beams)
+    found = solve(new_game(seed=0), budget=budget, beams=beams, head_start=head_start)
     assert found.result == UNKNOWN
     # The start, one per position, the stop, the end; and with beams, the
-    # reading that hands over from the beams to the complete searches.
+    # reading that hands over from them to the complete searches.
     handover = 1 if beams and budget >= 0.05 else 0
     assert fake.reads == found.nodes + 3 + handover
     # In fake seconds: the search keeps a margin (a budget of 0 still costs the
@@ -384,7 +392,7 @@ def test_the_measured_memory_stops_the_searches_whatever_the_count_says(monkeypa
     """The count of positions is an estimate: the process's resident memory
     is read too, every MEMORY_CHECK_EVERY positions, and a solve whose
     process has grown by the limit stops "memory", never "lost", at the
-    first reading that shows it (deal 5 is won after 7,333 positions)."""
+    first reading that shows it (deal 5 is won after 30,809 positions)."""
     memory_readings(monkeypatch, 100 << 20, (100 << 20) + MEASURED_LIMIT)
     found = solve(new_game(seed=5), budget=600, beams=(), after_the_cap=())
     assert (found.result, found.stopped_by) == (UNKNOWN, "memory")
@@ -399,7 +407,7 @@ def test_what_the_process_held_before_the_solve_is_not_the_searchs(monkeypatch, 
     the search exactly as the count alone would."""
     memory_readings(monkeypatch, reading, None if reading is None else reading + MEASURED_LIMIT - 1)
     found = solve(new_game(seed=5), budget=600, beams=(), after_the_cap=())
-    assert (found.result, found.nodes) == (WON, 7333)
+    assert (found.result, found.nodes) == (WON, 30_809)
 
 
 def test_the_beams_after_the_cap_have_the_memory_the_searches_freed(monkeypatch):
@@ -451,13 +459,16 @@ def test_each_beam_after_the_cap_stops_at_the_cap_and_the_next_starts_afresh():
 
 
 def test_the_depth_first_search_joins_only_after_dive_after_positions():
-    """Deals won early are left exactly as the best-first searches play them."""
+    """Deals won early are left exactly as the best-first searches play them.
+    (It joins the searches' turns, so never during the head start.)"""
     game = new_game(seed=20)
     alone = solve(game, budget=600, max_nodes=20_000, dive_after=None, beams=())
     joined = solve(game, budget=600, max_nodes=20_000, dive_after=alone.nodes + 1, beams=())
     assert alone.result == WON and joined.moves == alone.moves and joined.nodes == alone.nodes
-    early = solve(game, budget=600, max_nodes=20_000, dive_after=0, beams=())
+    early = solve(game, budget=600, max_nodes=20_000, dive_after=0, beams=(), head_start=0)
     assert early.nodes != alone.nodes
+    head_first = solve(game, budget=600, max_nodes=20_000, dive_after=0, beams=())
+    assert head_first.nodes == alone.nodes < solitaire_solver.HEAD_START  # won in the head start
 
 
 def test_a_won_line_loses_its_detours_and_still_wins():
@@ -495,7 +506,10 @@ def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
     depth-first search in after DIVE_AFTER positions. (The clock stands
     still here, so only the node cap ends a search.)"""
     monkeypatch.setattr(solitaire_solver, "clock", lambda: 0.0)
-    game = new_game(seed=6)  # the best-first searches alone win it at 37,058 positions
+    # The best-first searches alone win it at 27,897 positions, after the
+    # first one's head start (deal 6, which they won at 37,058 until s25,
+    # they now win sooner).
+    game = new_game(seed=5)
 
     @functools.cache  # each search of 40,000 positions once, though compared twice
     def run(budget, dive_after="auto"):
@@ -503,7 +517,7 @@ def test_the_depth_first_search_joins_long_searches_only(monkeypatch):
         return found.result, found.nodes, found.moves
 
     short = solitaire_solver.DIVE_BUDGET - 0.5
-    assert run(short) == run(short, None) and run(short)[:2] == (WON, 37_058)
+    assert run(short) == run(short, None) and run(short)[:2] == (WON, 27_897)
     long = solitaire_solver.DIVE_BUDGET
     assert run(long) == run(long, solitaire_solver.DIVE_AFTER) != run(long, None)
 
@@ -512,7 +526,7 @@ def test_a_beam_wins_a_deal_the_complete_searches_left_undecided_after_60_s():
     """Deal 141: over a million best-first positions found no win (the 60 s
     run of 26 Nov 2026); the 40-wide beam wins it within 2,863."""
     game = new_game(seed=141)
-    found = solve(game, budget=600, max_nodes=100_000, beams=(40,))
+    found = solve(game, budget=600, max_nodes=100_000, beams=(40,), head_start=0)
     assert (found.result, found.nodes) == (WON, 2863)
     assert solitaire.replay(game, found.moves).won
 
@@ -623,7 +637,8 @@ def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
     fake = FakeClock(tick=0.01)
     monkeypatch.setattr(solitaire_solver, "clock", fake)
     expanded = count_best_first_expansions(monkeypatch)
-    found = solve(new_game(seed=HARD_DEAL), budget=2.0, beams=(10, 40, 160))  # the ones alone
+    game = new_game(seed=HARD_DEAL)
+    found = solve(game, budget=2.0, beams=(10, 40, 160), head_start=0)  # the ones alone
     assert found.result == UNKNOWN
     beam_share = (found.nodes - len(expanded)) / found.nodes
     assert abs(beam_share - solitaire_solver.BEAM_SHARE) < 0.05
@@ -632,19 +647,23 @@ def test_the_beams_take_at_most_their_share_of_the_budget(monkeypatch):
 @pytest.mark.slow  # a long search: out of the quick check, in every full run
 def test_the_wide_beams_take_turns_with_the_best_first_searches(monkeypatch):
     """Deal 35: no beam up to 160 wide wins it (the 640-wide one does, after
-    61,045 positions alone), a best-first search does within some 3,000
-    positions. Taking turns with the beams of 640 and up, that search wins it
-    soon after the narrow beams (10 to 160) give up; with every beam run
-    alone first, 60,000 positions are not enough. (14,476 positions before
-    the second 10-wide beam came in, s8: it fails here too; 15,067 before the
-    beams from 20 up took BEAM_GAP_WEIGHTS, s11.)"""
+    61,045 positions alone), the best-first searches do within 2,100
+    positions. Taking turns with the beams of 640 and up (no head start
+    here, to see the turns), they win it soon after the narrow beams (10 to
+    160) give up; with every beam run alone first, 60,000 positions are not
+    enough. (14,476 positions before the second 10-wide beam came in, s8: it
+    fails here too; 15,067 before the beams from 20 up took
+    BEAM_GAP_WEIGHTS, s11; 16,000 before the searches kept runs whole, s25.
+    With its head start the first search wins it at once: 1,797.)"""
     game = new_game(seed=35)
-    found = solve(game, budget=600, max_nodes=60_000)
-    assert (found.result, found.nodes) == (WON, 16_000)
+    assert solve(game, budget=600, max_nodes=60_000, beams=(), head_start=0).nodes == 2100
+    found = solve(game, budget=600, max_nodes=60_000, head_start=0)
+    assert (found.result, found.nodes) == (WON, 15_182)
     assert solitaire.replay(game, found.moves).won
+    assert solve(game, budget=600, max_nodes=60_000).nodes == 1797
     monkeypatch.setattr(solitaire_solver, "BEAM_ALONE", 10**9)
     monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
-    assert solve(game, budget=600, max_nodes=60_000).result == UNKNOWN
+    assert solve(game, budget=600, max_nodes=60_000, head_start=0).result == UNKNOWN
 
 
 def test_a_wide_beam_gets_twice_the_expansions_of_the_complete_searches(monkeypatch):
@@ -653,27 +672,30 @@ def test_a_wide_beam_gets_twice_the_expansions_of_the_complete_searches(monkeypa
     deals decided within 2 s than with as many)."""
     expanded = count_best_first_expansions(monkeypatch)
     wide = Beam(640, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True)
-    found = solve(new_game(seed=HARD_DEAL), 600, max_nodes=12_000, beams=(wide,))
+    found = solve(new_game(seed=HARD_DEAL), 600, max_nodes=12_000, beams=(wide,), head_start=0)
     assert (found.result, found.stopped_by) == (UNKNOWN, "nodes")
     assert (found.nodes - len(expanded)) / len(expanded) == pytest.approx(2, abs=0.05)
 
 
 def test_the_best_first_searches_go_on_between_two_narrow_beams(monkeypatch):
-    """Deal 574: the best-first searches win it within 1,020 positions, but
-    every beam up to 80 wide fails on it first, and the 160-wide one needs
-    10,315. With their turns between the beams it is won within 4,862
-    positions; without, 22,545, by that beam (5,561 and
-    30,711 before the second 10-wide beam, s8, which fails on it too; 31,460
-    before the second 160-wide beam, which shares its width out by deals,
-    s10; 6,310 and 43,261 before the beams from 20 up took BEAM_GAP_WEIGHTS,
-    s11)."""
+    """Deal 574: the best-first searches win it within 802 positions (the
+    second of them: the first alone does not within its head start, so
+    with one the deal takes 29,391), but every beam up to 80 wide fails on
+    it first, and the 160-wide one needs 10,315. With their turns between
+    the beams (no head start here) it is won within 4,260 positions;
+    without, 22,161, by that beam (5,561 and 30,711 before the second
+    10-wide beam, s8, which fails on it too; 31,460 before the second
+    160-wide beam, which shares its width out by deals, s10; 6,310 and
+    43,261 before the beams from 20 up took BEAM_GAP_WEIGHTS, s11; 4,862
+    and 22,545 before the searches kept runs whole, s25)."""
     game = new_game(seed=574)
-    assert solve(game, budget=600, max_nodes=60_000, beams=()).nodes == 1020
-    found = solve(game, budget=600, max_nodes=60_000)
-    assert (found.result, found.nodes) == (WON, 4862)
+    assert solve(game, budget=600, max_nodes=60_000, beams=(), head_start=0).nodes == 802
+    assert solve(game, budget=600, max_nodes=60_000).nodes == 29_391
+    found = solve(game, budget=600, max_nodes=60_000, head_start=0)
+    assert (found.result, found.nodes) == (WON, 4260)
     assert solitaire.replay(game, found.moves).won
     monkeypatch.setattr(solitaire_solver, "BETWEEN_BEAMS", 0)
-    assert solve(game, budget=600, max_nodes=60_000).nodes == 22_545
+    assert solve(game, budget=600, max_nodes=60_000, head_start=0).nodes == 22_161
 
 
 def test_a_wide_beam_gives_way_after_so_many_moves_and_a_narrow_one_goes_on(monkeypatch):
@@ -681,8 +703,8 @@ def test_a_wide_beam_gives_way_after_so_many_moves_and_a_narrow_one_goes_on(monk
     ones without end: deal 8624's 640-wide beam was 641 moves deep after
     400,000 positions, and the 2,560-wide beam that wins the deal never got
     its turn within 60 s (s12). So a wide beam stops after WIDE_BEAM_MOVES
-    move numbers (here cut to 5 to keep the test quick); a narrow one, which
-    costs little and sometimes wins after 470 moves, has no such limit."""
+    move numbers (here cut to 5 to keep the test quick); a narrow one goes
+    on for NARROW_BEAM_MOVES (150), since a line it finds later is long."""
     monkeypatch.setattr(solitaire_solver, "WIDE_BEAM_MOVES", 5)
     game = new_game(seed=8624)
     wide = solitaire_solver._beam(Beam(640, solitaire_solver.BEAM_GAP_WEIGHTS, by_deals=True), game)
@@ -693,7 +715,7 @@ def test_a_wide_beam_gives_way_after_so_many_moves_and_a_narrow_one_goes_on(monk
     assert wide.moves == 5 and wide.won_line is None and wide.level  # stopped, not dry
     assert expanded < 5 * 640
     narrow = solitaire_solver._beam(solitaire_solver.BEAMS[0], game)
-    assert narrow.max_moves is None
+    assert narrow.max_moves == solitaire_solver.NARROW_BEAM_MOVES > 5
     for _ in range(200):  # well past 5 move numbers of a 10-wide beam
         narrow.expand()
     assert narrow.moves > 5 and not narrow.done
