@@ -5,6 +5,7 @@
                                        [--give-up-after S] [--jobs 1]
     python benchmarks/solitaire.py report [--out FILE] [--first-seed 1] [--deals N]
     python benchmarks/solitaire.py table [--out FILE]
+    python benchmarks/solitaire.py lines [--out FILE]
     python benchmarks/solitaire.py known --search NAME --deals 1352,1389
 
 ``run`` decides deals ``first-seed`` .. ``first-seed + deals - 1`` (one at a
@@ -30,7 +31,12 @@ winning line is replayed through the rules engine first (a line that does
 not win stops the benchmark).
 
 ``table`` writes ``companion/rules/solitaire_deals.txt``, the won deals by
-difficulty that the new-game form offers.
+difficulty that the new-game form offers; ``lines`` writes
+``companion/rules/solitaire_lines.txt``, the shortest winning line known of
+each deal that took the run more than ``LINES_ABOVE`` positions (run with
+``--keep-lines-above`` so that it has them, or it searches again).
+Every line of ``run`` names the search of the solver's portfolio that
+decided the deal (``member``), and ``report`` counts them.
 
 ``known`` runs one search of :data:`KNOWN_SEARCHES` alone on the given deals
 (each one the benchmark left undecided) and appends each win, its line
@@ -70,6 +76,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.rules import solitaire, solitaire_deals, solitaire_solver  # noqa: E402
+from companion.rules.errors import RuleError  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "solitaire-deals.jsonl"
 KNOWN_WINS = Path(__file__).resolve().parent / "solitaire-known-wins.jsonl"
@@ -373,6 +380,20 @@ def report(args: argparse.Namespace) -> int:
             f"p99 {percentile(cpus, 0.99):.2f} s, most {max(cpus):.2f} s; decided within 2 s "
             f"of CPU: {decided_cpu} ({100 * decided_cpu / len(cpus):.2f} %)."
         )
+    if by[WON]:
+        lengths = [int(str(row["moves"])) for row in by[WON]]
+        print(
+            f"Winning lines (the hint's line from the start): mean {statistics.mean(lengths):.1f} "
+            f"moves, median {statistics.median(lengths):g}, longest {max(lengths)}."
+        )
+    # Which search of the portfolio decided each deal (recorded since s25).
+    members = Counter(str(row["member"]) for row in rows.values() if row.get("member"))
+    if members:
+        print("\n| decided by | deals | mean line |")
+        print("|---|---:|---:|")
+        for member, count in members.most_common():
+            moves = [int(str(r["moves"])) for r in rows.values() if r.get("member") == member]
+            print(f"| {member} | {count} | {statistics.mean(moves):.1f} |")
     if lost:
         print(f"\nProven lost: {', '.join(str(row['seed']) for row in by[LOST][:50])}")
     if args.hardest <= 0:
@@ -404,7 +425,11 @@ def table(args: argparse.Namespace) -> int:
     """Write the package's table of won deals by difficulty (see solitaire_deals)."""
     rows = read(Path(args.out))
     won = [(seed, int(row["nodes"])) for seed, row in rows.items() if row["result"] == WON]  # type: ignore[call-overload]
-    known = sorted(read_known(Path(args.known)))
+    # Deals the run left undecided that another search won (a deal the run
+    # won is among its own, at its own level).
+    known = sorted(
+        seed for seed in read_known(Path(args.known)) if rows.get(seed, {}).get("result") != WON
+    )
     target = Path(solitaire_deals.__file__).with_name(solitaire_deals.FILE)
     # The table's first line names the run it came from: this file, not the
     # default one that solitaire_deals.write assumes.
@@ -418,31 +443,48 @@ def table(args: argparse.Namespace) -> int:
 
 
 def lines(args: argparse.Namespace) -> int:
-    """Find again the winning lines of the won deals of ``--out`` that took
-    more than ``--above`` positions, and write them to the package's lines
-    file (see solitaire_deals). Resumable: the lines already in the file are
-    kept, and each new one is appended as it is found, then the file is
-    written anew in seed order."""
+    """Write the package's lines file: a winning line for each won deal of
+    ``--out`` that took more than ``--above`` positions, and for each deal
+    it left undecided that another search won (``--known``).
+
+    Each deal gets the shortest line known for it, replayed to a win: the
+    run's own (``run --keep-lines-above``), the one the file held before,
+    or another search's. A hint follows the line, so a shorter one is the
+    line a player would rather follow (issue 47), and a new run never
+    makes a shipped line longer. A deal with none is searched for again
+    (resumable: each line found is appended as it is, then the file is
+    written anew in seed order)."""
     rows = read(Path(args.out))
     others = read_known(Path(args.known))  # won by other searches: their lines as found
-    wanted = sorted(
-        {
-            seed
-            for seed, row in rows.items()
-            if row["result"] == WON and int(str(row["nodes"])) > args.above
-        }
-        | set(others)
-    )
+    hardest = {
+        seed
+        for seed, row in rows.items()
+        if row["result"] == WON and int(str(row["nodes"])) > args.above
+    }
+    undecided = {seed for seed in others if rows.get(seed, {}).get("result") != WON}
+    wanted = sorted(hardest | undecided)
     target = Path(
         args.lines or Path(solitaire_deals.__file__).with_name(solitaire_deals.LINES_FILE)
     )
-    known = solitaire_deals.parse_lines(target.read_text()) if target.exists() else {}
-    known |= {seed: str(row["line"]) for seed, row in others.items()}
+    before = solitaire_deals.parse_lines(target.read_text()) if target.exists() else {}
+    known: dict[int, str] = {}
+    for seed in wanted:
+        candidates = [
+            str(found["line"])
+            for found in (rows.get(seed, {}), others.get(seed, {}))
+            if found.get("line")
+        ]
+        if seed in before:
+            candidates.append(before[seed])
+        winning = [text for text in candidates if winning_line_of(seed, text)]
+        if winning:
+            known[seed] = min(winning, key=lambda text: len(solitaire_deals.parse_line(text)))
     todo = [seed for seed in wanted if seed not in known]
     header = (
         f"Winning lines of the deals the solver won in benchmarks/{Path(args.out).name}",
-        f"after more than {args.above} positions, found again by benchmarks/solitaire.py lines,",
-        f"and of the deals other searches won (benchmarks/{Path(args.known).name}).",
+        f"after more than {args.above} positions, and of the deals other searches won",
+        f"(benchmarks/{Path(args.known).name}): for each, the shortest line known,",
+        "written by benchmarks/solitaire.py lines.",
         "A deal a line: 'seed: moves'. A move is D (deal), or the source and target piles",
         "(1-6) followed by how many cards move when more than one.",
     )
@@ -465,6 +507,14 @@ def lines(args: argparse.Namespace) -> int:
     if missed:
         print(f"not won again within {args.budget:g} s: {', '.join(map(str, sorted(missed)))}")
     return 0
+
+
+def winning_line_of(seed: int, text: str) -> bool:
+    """Whether ``text`` (a line as the lines file writes it) wins deal ``seed``."""
+    try:
+        return solitaire.replay(solitaire.new_game(seed), solitaire_deals.parse_line(text)).won
+    except RuleError:  # not a line, or a move the rules refuse
+        return False
 
 
 def known_win(seed: int, search: str) -> dict[str, object]:
