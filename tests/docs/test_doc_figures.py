@@ -270,13 +270,14 @@ def test_a_shell_block_gives_a_command_and_a_console_block_only_what_it_prints()
     assert unsourced("probe.md", printed) == []
 
 
-def test_deal_563s_figure_is_the_one_its_console_block_prints():
+def test_deal_100s_figure_is_the_one_its_console_block_prints():
     """The figure in the prose is the one the block's command prints (the block runs in
-    tests/docs/test_docs.py); the old 87,900 was read off a time-budgeted run."""
+    tests/docs/test_docs.py); the old 87,900 was read off a time-budgeted run (deal 563,
+    the example until s25)."""
     text = (DOCS / "install.md").read_text(encoding="utf-8")
     assert "87,900" not in text
-    block = re.search(r"\$ leafpile solve --seed 563 --max-nodes \d+ --budget \d+\n(.*)", text)
-    assert block, "the command behind deal 563's figure"
+    block = re.search(r"\$ leafpile solve --seed 100 --max-nodes \d+ --budget \d+\n(.*)", text)
+    assert block, "the command behind deal 100's figure"
     nodes = re.search(r'"nodes": (\d+)', block.group(1)).group(1)
     assert re.search(rf"after {int(nodes):,}\s+positions", text)
 
@@ -333,7 +334,7 @@ FROM_CODE: list[tuple[str, str, str]] = [
     ),
     (
         "docs/solitaire-solver.md",
-        "more than 20,000 positions (`LINES_ABOVE`; 897 of the 9,960 won\ndeals)",
+        "more than 20,000 positions (`LINES_ABOVE`; 956 of the 9,964 won\ndeals)",
         f"more than {solitaire_deals.LINES_ABOVE:,} positions (`LINES_ABOVE`; "
         f"{len(solitaire_deals.parse_lines(_package_text(solitaire_deals.LINES_FILE))):,} "
         f"of the {len(solitaire_deals.load().winnable):,} won\ndeals)",
@@ -468,8 +469,24 @@ FROM_CODE: list[tuple[str, str, str]] = [
     ),
     (
         "docs/solitaire-solver.md",
-        "The wider ones (640,\n2,560, 10,240)",
-        "The wider ones ({:,},\n{:,}, {:,})".format(*_widths(solitaire_solver.BEAMS)[-3:]),
+        "as 16 moves, not one (`RUN_BREAK`",
+        f"as {solitaire_solver.RUN_BREAK:g} moves, not one (`RUN_BREAK`",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        "for its first 22,000 positions (`HEAD_START`)",
+        f"for its first {solitaire_solver.HEAD_START:,} positions (`HEAD_START`)",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        "after 150 move numbers gives way too\n(`NARROW_BEAM_MOVES`",
+        f"after {solitaire_solver.NARROW_BEAM_MOVES} move numbers gives way too\n"
+        "(`NARROW_BEAM_MOVES`",
+    ),
+    (
+        "docs/solitaire-solver.md",
+        "The wider ones (640, 2,560, 10,240)",
+        "The wider ones ({:,}, {:,}, {:,})".format(*_widths(solitaire_solver.BEAMS)[-3:]),
     ),
     (
         "docs/solitaire-solver.md",
@@ -665,36 +682,36 @@ PINNED: list[tuple[str, str, str, str]] = [
     ),
     (
         "docs/solitaire-solver.md",
-        "deal 35 is won within 16,000\npositions; with every beam first, not within 60,000)",
+        "deal 35 is won within 15,182\npositions; with every beam first, not within 60,000)",
         "tests/rules/test_solitaire_solver.py",
-        "max_nodes=60_000)\n    assert (found.result, found.nodes) == (WON, 16_000)",
+        "head_start=0)\n    assert (found.result, found.nodes) == (WON, 15_182)",
     ),
     (
         "docs/solitaire-solver.md",
-        "(deal 574: 1,020 best-first positions, but 22,545 without\nthese turns (the beams "
-        "alone go first); with them 4,862:",
+        "(deal 574, with no head start: 802\nbest-first positions, but 22,161 without these "
+        "turns (the beams alone go\nfirst); with them 4,260:",
         "tests/rules/test_solitaire_solver.py",
-        "beams=()).nodes == 1020\n",
+        "beams=(), head_start=0).nodes == 802\n",
     ),
     (
         "docs/solitaire-solver.md",
-        "(deal 574: 1,020 best-first positions, but 22,545 without\nthese turns (the beams "
-        "alone go first); with them 4,862:",
+        "(deal 574, with no head start: 802\nbest-first positions, but 22,161 without these "
+        "turns (the beams alone go\nfirst); with them 4,260:",
         "tests/rules/test_solitaire_solver.py",
-        "(WON, 4862)\n",
+        "(WON, 4260)\n",
     ),
     (
         "docs/solitaire-solver.md",
-        "(deal 574: 1,020 best-first positions, but 22,545 without\nthese turns (the beams "
-        "alone go first); with them 4,862:",
+        "(deal 574, with no head start: 802\nbest-first positions, but 22,161 without these "
+        "turns (the beams alone go\nfirst); with them 4,260:",
         "tests/rules/test_solitaire_solver.py",
-        "max_nodes=60_000).nodes == 22_545\n",
+        "head_start=0).nodes == 22_161\n",
     ),
     (
         "docs/solitaire-solver.md",
-        "best-first searches win within 16,000 positions, but not within 60,000",
+        "best-first searches win within\n15,182 positions (no head start), but not within 60,000",
         "tests/rules/test_solitaire_solver.py",
-        "max_nodes=60_000)\n    assert (found.result, found.nodes) == (WON, 16_000)",
+        "head_start=0)\n    assert (found.result, found.nodes) == (WON, 15_182)",
     ),
     (
         "docs/solitaire-solver.md",
