@@ -172,14 +172,16 @@ BETWEEN_BEAMS = 0.25
 # that deal in 394,069 never started within 60 s. Wide beams won within 144
 # moves on the slow deals measured (the 640-wide on 70 deals, s12). Narrow
 # beams cost little however deep they go, and some win late (the 10-wide
-# one won deal 8064 after 472 moves), so they have no such limit.
+# one won deal 8064 after 472 moves), so they had no such limit until s25
+# (NARROW_BEAM_MOVES, for shorter lines).
 WIDE_BEAM_MOVES = 300
 # The same for a narrow beam (up to BEAM_ALONE), since s25: one that has
 # not won after 150 move numbers is shuffling cards between parking places,
 # and the line it would find is long (deals 54, 83 and 100 in 206, 163 and
 # 233 moves). The next rung, or the complete searches, then win the deal in
 # some 100 moves: mean line on deals 1-100 97.9 moves against 100.4 with no
-# limit, every deal still decided within 2 s (s25). (Deal 8064, which the
+# limit, every deal still decided within 2 s (s25, with a head start of
+# 10,000). (Deal 8064, which the
 # 10-wide beam won after 472 moves in s12, is left to wider searches.)
 NARROW_BEAM_MOVES = 150
 # Once the wide beams take turns with the complete searches, a wide beam
@@ -197,19 +199,19 @@ WIDE_BEAM_SHARE = 2
 # hint, "Winnable?") it would take a third of the positions from the
 # best-first searches, which win nearly every deal decided that quickly.
 DIVE_AFTER = 20_000
+DIVE_BUDGET = 10.0
 # Positions the first complete search (the one that breaks no run it need
 # not, see SEARCHES) expands alone before any beam starts. Its lines are
 # short (a mean of 96 moves on deals 1-100, where the beams' are 105-115
-# and some narrow ones' over 200), and within its first 10,000 positions
-# it wins 86 of deals 1-100: most hints then follow a line a player would
-# take. 22,000 rather than 10,000 (s25): deal 9 needs 21,292 of its
-# positions and, behind the beams, took 1.98 s of CPU with 10,000; on
-# held-out deals 1001-1300 at 2 s, 293 decided with 22,000, 294 with
-# 10,000, 293 with the beams first. The price is the median deal's time
-# (90 ms of CPU against 40 ms with the beams first). See
-# docs/solitaire-solver.md, "The portfolio (s25)".
+# and some narrow ones' over 200), and it wins 93 of deals 1-100 (the 2 s
+# run of s25): most hints then follow a line a player would take. 22,000
+# rather than 10,000 (s25): deal 9 needs 21,292 of its positions and,
+# behind the beams, took 1.98 s of CPU with 10,000; on held-out deals
+# 1001-1300 at 2 s, 293 decided with 22,000, 294 with 10,000, 293 with the
+# beams first. The price is the median deal's time (85 ms of CPU against
+# 40 ms with the beams first). See docs/solitaire-solver.md, "The
+# portfolio (s25)".
 HEAD_START = 22_000
-DIVE_BUDGET = 10.0
 
 # The clock the budget is measured on; tests replace it with a fake one.
 clock: Callable[[], float] = time.perf_counter
