@@ -3,6 +3,7 @@
     python benchmarks/solitaire.py run [--out FILE] [--deals N] [--first-seed 1]
                                        [--budget 2] [--cpu-budget] [--max-nodes N]
                                        [--give-up-after S] [--jobs 1]
+                                       [--keep-lines-above N]
     python benchmarks/solitaire.py report [--out FILE] [--first-seed 1] [--deals N]
     python benchmarks/solitaire.py table [--out FILE]
     python benchmarks/solitaire.py lines [--out FILE]
